@@ -1,0 +1,3 @@
+export * from "./common.js";
+export * from "./media.js";
+export * from "./product.js";

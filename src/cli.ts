@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+/**
+ * Wiring only: yargs parses, a command module runs, and this file alone turns
+ * errors into exit codes (see EXIT in errors.ts).
+ */
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import { commands } from "./commands/index.js";
+import { EXIT, exitCodeFor, PharmafeedError } from "./errors.js";
+import { VERSION } from "./version.js";
+
+export async function main(argv: string[]): Promise<number> {
+  let cli = yargs(argv)
+    .scriptName("pharmafeed")
+    .version(VERSION)
+    .strict()
+    .demandCommand(1, "a command is required")
+    .recommendCommands()
+    .wrap(Math.min(100, process.stdout.columns ?? 100))
+    // yargs would print the full help on a usage error; one line is enough in a cron log.
+    // It calls this with a message for usage errors and with the error a handler threw.
+    .fail((message: string | undefined, error: Error | undefined) => {
+      throw error ?? new PharmafeedError("USAGE", message ?? "invalid usage");
+    })
+    .help();
+  for (const command of commands) cli = cli.command(command);
+  try {
+    await cli.parseAsync();
+    return typeof process.exitCode === "number" ? process.exitCode : EXIT.OK;
+  } catch (error) {
+    return report(error);
+  }
+}
+
+function report(error: unknown): number {
+  if (error instanceof PharmafeedError && error.code === "USAGE") {
+    process.stderr.write(`pharmafeed: ${error.message.split("\n")[0]} (see --help)\n`);
+    return EXIT.USAGE;
+  }
+  if (error instanceof PharmafeedError) {
+    process.stderr.write(`pharmafeed: ${error.code}: ${error.message}\n`);
+    return exitCodeFor(error);
+  }
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`pharmafeed: unexpected error: ${message}\n`);
+  return EXIT.FAILURE;
+}
+
+main(hideBin(process.argv)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`pharmafeed: ${String(error)}\n`);
+    process.exitCode = EXIT.FAILURE;
+  },
+);

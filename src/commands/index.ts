@@ -1,0 +1,8 @@
+import type { CommandModule } from "yargs";
+import { demoCommand } from "./demo.js";
+import { fetchCommand } from "./fetch.js";
+import { sandboxCommand } from "./sandbox.js";
+
+/** Every CLI command, one module per file. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const commands: CommandModule<any, any>[] = [sandboxCommand, fetchCommand, demoCommand];

@@ -1,0 +1,87 @@
+/**
+ * The one error class of pharmafeed. Every failure that leaves a module carries a
+ * stable `code` (never parse messages) and the context needed to act on it.
+ * Only `cli.ts` turns codes into exit codes.
+ */
+export const ERROR_CODES = [
+  "CONFIG_INVALID",
+  "USAGE",
+  "SOURCE_HTTP",
+  "SOURCE_AUTH",
+  "SOURCE_NETWORK",
+  "SOURCE_TIMEOUT",
+  "SOURCE_PARSE",
+  "RATE_LIMITED",
+  "QUERY_INVALID",
+  "RESULT_WINDOW",
+  "WRITE_FAILED",
+  "GATE_TRIPPED",
+  "LOCK_HELD",
+  "CHANNEL_FAILED",
+  "INTERNAL",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface ErrorContext {
+  file?: string;
+  path?: string;
+  channel?: string;
+  productId?: string;
+  line?: number;
+  status?: number;
+  apiCode?: string;
+  [key: string]: unknown;
+}
+
+export class PharmafeedError extends Error {
+  override readonly name = "PharmafeedError";
+  readonly code: ErrorCode;
+  readonly context: ErrorContext;
+
+  constructor(code: ErrorCode, message: string, options: { cause?: unknown; context?: ErrorContext } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.context = options.context ?? {};
+  }
+}
+
+export function isPharmafeedError(error: unknown, code?: ErrorCode): error is PharmafeedError {
+  return error instanceof PharmafeedError && (code === undefined || error.code === code);
+}
+
+/** Exit codes of the CLI, documented in the README. */
+export const EXIT = {
+  OK: 0,
+  FAILURE: 1,
+  USAGE: 2,
+  CONFIG: 3,
+  SOURCE: 4,
+  GATE: 5,
+  LOCK: 6,
+} as const;
+
+export function exitCodeFor(error: unknown): number {
+  if (!(error instanceof PharmafeedError)) return EXIT.FAILURE;
+  switch (error.code) {
+    case "USAGE":
+      return EXIT.USAGE;
+    case "CONFIG_INVALID":
+      return EXIT.CONFIG;
+    case "SOURCE_HTTP":
+    case "SOURCE_AUTH":
+    case "SOURCE_NETWORK":
+    case "SOURCE_TIMEOUT":
+    case "SOURCE_PARSE":
+    case "RATE_LIMITED":
+    case "QUERY_INVALID":
+    case "RESULT_WINDOW":
+      return EXIT.SOURCE;
+    case "GATE_TRIPPED":
+      return EXIT.GATE;
+    case "LOCK_HELD":
+      return EXIT.LOCK;
+    default:
+      return EXIT.FAILURE;
+  }
+}

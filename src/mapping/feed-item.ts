@@ -1,0 +1,63 @@
+/**
+ * The channel-neutral item that mapping produces and writers consume. Every
+ * string is plain text, unescaped (`& < > " '` and emoji as they are): each
+ * writer escapes for its own format, exactly once. Templates see these names.
+ */
+export type Availability = "in_stock" | "out_of_stock" | "preorder" | "backorder";
+
+export interface Money {
+  /** Integer cents, VAT included, rounded half-up. */
+  cents: number;
+  /** ISO 4217, from the channel. */
+  currency: string;
+  /** Formatted as the channel wants it: "12.99 EUR", "12,99", ... */
+  text: string;
+  /** Decimal amount with a dot and two decimals, "12.99", for formats that want a bare number. */
+  amount: string;
+}
+
+export interface FeedItem {
+  /** Catalogue product id (or the channel's id template result). */
+  id: string;
+  title: string;
+  description: string;
+  link: string;
+  /** Empty string when the channel does not require an image and none was usable. */
+  imageLink: string;
+  additionalImageLinks: string[];
+  price: Money;
+  salePrice?: Money;
+  /** ISO 8601 dates of the sale, from the offer. */
+  salePriceFrom?: string;
+  salePriceUntil?: string;
+  availability: Availability;
+  stockQuantity?: number;
+  condition: "new";
+  brand?: string;
+  /** The GTIN at the channel's output width, check digit verified; absent when none is valid. */
+  gtin?: string;
+  /** Every valid distinct GTIN of the product (channels such as idealo or Microsoft take several). */
+  gtins: string[];
+  mpn?: string;
+  /** false only when no valid GTIN exists and the channel allows brand + mpn instead. */
+  identifierExists: boolean;
+  /** Taxonomy id from the channel's mapping table (nearest mapped ancestor). */
+  googleProductCategory?: string;
+  /** Public category path in the channel's locale, outermost first. */
+  categoryPath: string[];
+  /** categoryPath joined with " > ". */
+  productType?: string;
+  categoryType?: string;
+  weight?: { value: number; unit: string; text: string };
+  packageContent?: string;
+  unitPricingMeasure?: { value: number; unit: string; text: string };
+  cip13?: string;
+  acl13?: string;
+  leafletUrl?: string;
+  prescription: boolean;
+  /** The locale the item was built for, and the fallback locale each field used (field -> locale). */
+  locale: string;
+  fallbacks: Record<string, string>;
+  /** Extra values from the channel's field overrides, addressable by templates as `custom.<name>`. */
+  custom: Record<string, string>;
+}

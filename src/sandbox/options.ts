@@ -1,0 +1,68 @@
+/**
+ * The contract of the local Catalogue API v4 sandbox: what `startSandbox()` takes
+ * and returns. The client's tests, the benchmarks and `npm start` all depend on
+ * it, so it changes only with them.
+ */
+import { z } from "zod";
+
+/** Demo credentials. Not secrets: the sandbox prints them at start. */
+export const DEMO_KEY = { id: "demo", secret: "demo-secret-not-for-production" } as const;
+/** A second demo key whose subscription may not call users/create or organizations/create. */
+export const BASIC_KEY = { id: "demo-basic", secret: "demo-basic-secret" } as const;
+
+export const FaultOptions = z
+  .object({
+    /** Answer `failStatus` (default 503, service error body) to the first K requests. */
+    failFirst: z.number().int().min(0).default(0),
+    failStatus: z.number().int().min(500).max(599).default(503),
+    /** Answer 429 too_many_requests to the first K requests, whatever the rate (a "429 storm"). */
+    tooManyFirst: z.number().int().min(0).default(0),
+    /**
+     * Cut stream connections: the i-th stream response (i = 1..dropTimes) is destroyed
+     * after writing i*dropAfterLines lines, so a resuming client still progresses.
+     */
+    dropAfterLines: z.number().int().min(1).optional(),
+    dropTimes: z.number().int().min(1).default(1),
+    /** Delay before each stream line. */
+    lineDelayMs: z.number().min(0).default(0),
+    /** The first stream response pauses `stallMs` after K lines (for body-timeout tests). */
+    stallAfterLines: z.number().int().min(0).optional(),
+    stallMs: z.number().min(0).default(0),
+    /** The stream line with this meta.index is sent as broken JSON, on every stream request. */
+    corruptLine: z.number().int().min(0).optional(),
+    /** Write stream bodies in chunks of this many bytes (1 splits multi-byte characters). */
+    chunkBytes: z.number().int().min(1).optional(),
+  })
+  .strict();
+export type FaultOptions = z.infer<typeof FaultOptions>;
+
+export const SandboxOptions = z
+  .object({
+    host: z.string().default("127.0.0.1"),
+    /** 0 picks a free port. */
+    port: z.number().int().min(0).max(65535).default(0),
+    products: z.number().int().min(0).default(2000),
+    seed: z.number().int().default(1),
+    keyId: z.string().min(1).default(DEMO_KEY.id),
+    keySecret: z.string().min(1).default(DEMO_KEY.secret),
+    /** Requests allowed per key per rolling window (the service: 100 per minute). */
+    rateLimit: z.number().int().min(1).default(100),
+    rateWindowMs: z.number().int().min(1).default(60_000),
+    faults: FaultOptions.default(FaultOptions.parse({})),
+    /** Log one line per request to stderr. */
+    log: z.boolean().default(false),
+  })
+  .strict();
+export type SandboxOptionsInput = z.input<typeof SandboxOptions>;
+export type SandboxOptions = z.infer<typeof SandboxOptions>;
+
+export interface SandboxHandle {
+  /** Base URL without the /v4 prefix, e.g. http://127.0.0.1:40123 */
+  readonly url: string;
+  readonly port: number;
+  readonly keyId: string;
+  readonly keySecret: string;
+  /** Requests answered so far, per path (for tests of pacing and retries). */
+  readonly stats: { requests: number; byPath: Map<string, number> };
+  close(): Promise<void>;
+}
