@@ -1,0 +1,43 @@
+/** JSON (one array, streamed item by item) and NDJSON (one object per line). */
+import type { FeedItem } from "../mapping/feed-item.js";
+import type { LoadedLayout } from "./layout.js";
+import { compileColumns } from "./columns.js";
+import type { FeedWriter } from "./types.js";
+
+function toObject(layout: LoadedLayout): (item: FeedItem) => unknown {
+  if (layout.spec.format !== "json" && layout.spec.format !== "ndjson") {
+    throw new TypeError(`json writer given a ${layout.spec.format} layout`);
+  }
+  const { columns } = layout.spec;
+  if (!columns) {
+    // The whole item, less the run-report bookkeeping.
+    return ({ fallbacks: _fallbacks, ...rest }) => rest;
+  }
+  const render = compileColumns(columns, layout.source);
+  const keys = columns.map((c) => c.header);
+  return (item) => {
+    const cells = render(item);
+    const object: Record<string, string> = {};
+    keys.forEach((key, i) => (object[key] = cells[i] ?? ""));
+    return object;
+  };
+}
+
+export function createJsonWriter(layout: LoadedLayout): FeedWriter {
+  const project = toObject(layout);
+  let count = 0;
+  return {
+    header: () => "[",
+    row: (item) => (count++ === 0 ? "\n" : ",\n") + JSON.stringify(project(item)),
+    footer: () => (count === 0 ? "]\n" : "\n]\n"),
+  };
+}
+
+export function createNdjsonWriter(layout: LoadedLayout): FeedWriter {
+  const project = toObject(layout);
+  return {
+    header: () => "",
+    row: (item) => JSON.stringify(project(item)) + "\n",
+    footer: () => "",
+  };
+}

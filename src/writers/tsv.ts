@@ -1,0 +1,19 @@
+/**
+ * Tab-separated text as Google and Microsoft read it: no quoting at all, so a
+ * value must never carry a tab or a line break (they become spaces).
+ */
+import { tsvValue } from "./escape.js";
+import type { LoadedLayout } from "./layout.js";
+import { compileColumns } from "./columns.js";
+import type { FeedWriter } from "./types.js";
+
+export function createTsvWriter(layout: LoadedLayout): FeedWriter {
+  if (layout.spec.format !== "tsv") throw new TypeError(`tsv writer given a ${layout.spec.format} layout`);
+  const { columns } = layout.spec;
+  const render = compileColumns(columns, layout.source);
+  return {
+    header: () => columns.map((c) => tsvValue(c.header)).join("\t") + "\n",
+    row: (item) => render(item).map(tsvValue).join("\t") + "\n",
+    footer: () => "",
+  };
+}

@@ -1,0 +1,23 @@
+import type { FeedItem } from "../mapping/feed-item.js";
+
+/**
+ * A writer is pure: it turns items into strings and does no I/O. The publish
+ * stream (src/publish/atomic-output.ts) owns files, buffering and backpressure.
+ */
+export interface FeedWriter {
+  header(): string;
+  row(item: FeedItem): string;
+  footer(): string;
+}
+
+/** Run-level values a layout's header and footer may show. */
+export interface FeedMeta {
+  channel: string;
+  title: string;
+  link: string;
+  description: string;
+  /** ISO 8601 */
+  generatedAt: string;
+  locale: string;
+  country: string;
+}

@@ -1,0 +1,23 @@
+/**
+ * XML from three Handlebars templates (header, item, footer), every `{{value}}`
+ * XML-escaped by the writer and `{{cdata value}}` for CDATA sections.
+ */
+import { escapeXml } from "./escape.js";
+import type { LoadedLayout } from "./layout.js";
+import { createTemplateEngine } from "./template.js";
+import type { FeedMeta, FeedWriter } from "./types.js";
+
+const engine = createTemplateEngine(escapeXml);
+
+export function createXmlWriter(layout: LoadedLayout, meta: FeedMeta): FeedWriter {
+  if (layout.spec.format !== "xml" || !layout.templates) throw new TypeError(`xml writer given a ${layout.spec.format} layout`);
+  const { header, item, footer } = layout.templates;
+  const renderHeader = engine.compile(header, `${layout.source}/${layout.spec.header}`);
+  const renderItem = engine.compile(item, `${layout.source}/${layout.spec.item}`);
+  const renderFooter = engine.compile(footer, `${layout.source}/${layout.spec.footer}`);
+  return {
+    header: () => renderHeader(meta),
+    row: (feedItem) => renderItem(feedItem),
+    footer: () => renderFooter(meta),
+  };
+}
