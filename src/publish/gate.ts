@@ -1,0 +1,46 @@
+/**
+ * The publish gate: a feed that shrank too much against the live one, or whose
+ * share of products rejected for bad data is too high, is not published; the
+ * live file stays and the run says why. `--force` publishes anyway.
+ */
+export interface GateSettings {
+  /** Largest drop of items against the live feed, in percent. */
+  maxDropPercent: number;
+  /** Largest share of data-quality rejections among the products considered, in percent. */
+  maxRejectedPercent: number;
+}
+
+export interface GateInput {
+  items: number;
+  /** Products left out for bad data (not for eligibility such as prescription or status). */
+  rejected: number;
+  /** Items of the feed being served now, if any. */
+  liveItems?: number;
+}
+
+export type GateVerdict = { publish: true } | { publish: false; reason: string };
+
+export function evaluateGate(input: GateInput, settings: GateSettings, force = false): GateVerdict {
+  if (force) return { publish: true };
+  const { items, rejected, liveItems } = input;
+  if (liveItems !== undefined && liveItems > 0) {
+    const drop = ((liveItems - items) / liveItems) * 100;
+    if (drop > settings.maxDropPercent) {
+      return {
+        publish: false,
+        reason: `items dropped ${drop.toFixed(1)}% (${liveItems} -> ${items}), more than maxDropPercent ${settings.maxDropPercent}%`,
+      };
+    }
+  }
+  const considered = items + rejected;
+  if (considered > 0) {
+    const share = (rejected / considered) * 100;
+    if (share > settings.maxRejectedPercent) {
+      return {
+        publish: false,
+        reason: `${share.toFixed(1)}% of products rejected for bad data (${rejected}), more than maxRejectedPercent ${settings.maxRejectedPercent}%`,
+      };
+    }
+  }
+  return { publish: true };
+}

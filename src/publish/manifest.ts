@@ -1,0 +1,108 @@
+/**
+ * output/manifest.json: what every channel's last run produced and which file
+ * is live. `serve` reads it (and only serves what it lists); the status page
+ * reads the history kept beside it (output/history/, the last 30 runs).
+ */
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+
+export const MANIFEST_FILE = "manifest.json";
+export const HISTORY_DIR = "history";
+export const HISTORY_KEEP = 30;
+
+const Counts = z.record(z.string(), z.number().int().min(0));
+
+/** The file a marketplace fetches now: the last one that passed the gate. */
+export const LiveFile = z.object({
+  file: z.string(),
+  items: z.number().int().min(0),
+  bytes: z.number().int().min(0),
+  sha256: z.string(),
+  publishedAt: z.string(),
+  gzip: z.object({ file: z.string(), bytes: z.number().int().min(0) }).optional(),
+});
+export type LiveFile = z.infer<typeof LiveFile>;
+
+export const ChannelEntry = z.object({
+  name: z.string(),
+  preset: z.string(),
+  locale: z.string(),
+  format: z.string(),
+  contentType: z.string(),
+  /** This run's output, relative to the output directory. */
+  file: z.string(),
+  items: z.number().int().min(0),
+  /** Products left out, counted once each under their first reason. */
+  excluded: Counts,
+  warnings: Counts,
+  /** How many items used a fallback locale, per field. */
+  fallbacks: Counts,
+  bytes: z.number().int().min(0),
+  sha256: z.string(),
+  /** true, or why this run's file was not published (gate, failure, dry run). */
+  published: z.union([z.literal(true), z.string()]),
+  /** Excluded products with reasons: reports/<channel>.csv */
+  report: z.string().optional(),
+  live: LiveFile.nullable(),
+});
+export type ChannelEntry = z.infer<typeof ChannelEntry>;
+
+export const Manifest = z.object({
+  version: z.literal(1),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  status: z.enum(["ok", "failed", "partial"]),
+  source: z.object({
+    total: z.number().int().min(0).nullable(),
+    received: z.number().int().min(0),
+    rejected: z.number().int().min(0),
+    rejectedByCode: Counts,
+    retries: z.number().int().min(0),
+    resumes: z.number().int().min(0),
+  }),
+  channels: z.array(ChannelEntry),
+});
+export type Manifest = z.infer<typeof Manifest>;
+
+/** The previous manifest, or undefined when there is none or it cannot be read. */
+export async function readManifest(outputDir: string): Promise<Manifest | undefined> {
+  try {
+    const parsed = Manifest.safeParse(JSON.parse(await readFile(join(outputDir, MANIFEST_FILE), "utf8")));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}`;
+  await writeFile(tmp, text);
+  await rename(tmp, file);
+}
+
+/** Writes manifest.json and a dated copy in history/, keeping the last HISTORY_KEEP. */
+export async function writeManifest(outputDir: string, manifest: Manifest): Promise<void> {
+  const text = `${JSON.stringify(manifest, null, 2)}\n`;
+  const history = join(outputDir, HISTORY_DIR);
+  await mkdir(history, { recursive: true });
+  await writeAtomically(join(history, `manifest-${manifest.startedAt.replace(/[:.]/g, "-")}.json`), text);
+  await writeAtomically(join(outputDir, MANIFEST_FILE), text);
+  const runs = (await readdir(history)).filter((f) => /^manifest-.*\.json$/.test(f)).sort();
+  await Promise.all(runs.slice(0, Math.max(0, runs.length - HISTORY_KEEP)).map((f) => rm(join(history, f), { force: true })));
+}
+
+/** The manifests of past runs, oldest first (for the status page's chart). */
+export async function readHistory(outputDir: string): Promise<Manifest[]> {
+  const history = join(outputDir, HISTORY_DIR);
+  let files: string[];
+  try {
+    files = (await readdir(history)).filter((f) => /^manifest-.*\.json$/.test(f)).sort();
+  } catch {
+    return [];
+  }
+  const manifests = await Promise.all(
+    files.map(async (f) => Manifest.safeParse(JSON.parse(await readFile(join(history, f), "utf8"))).data),
+  );
+  return manifests.filter((m): m is Manifest => m !== undefined);
+}
