@@ -2,10 +2,25 @@
 import { readFile } from "node:fs/promises";
 import { PharmafeedError } from "../errors.js";
 
-function position(text: string, message: string): string {
+/**
+ * The offset of a JSON.parse error. V8 gives "at position N" for most errors,
+ * but for an unexpected token only an excerpt of up to 10 characters either side
+ * of it ("...excerpt..."), which we find in the text.
+ */
+function errorOffset(text: string, message: string): number | undefined {
   const at = /position (\d+)/.exec(message);
-  if (!at) return "";
-  const offset = Number(at[1]);
+  if (at) return Number(at[1]);
+  const excerpt = /Unexpected token '(.+?)', (\.\.\.)?"([\s\S]*?)"(?:\.\.\.)? is not valid JSON/.exec(message);
+  if (!excerpt) return undefined;
+  const [, token = "", cutBefore, snippet = ""] = excerpt;
+  const start = text.indexOf(snippet);
+  if (start < 0) return undefined;
+  return start + (cutBefore ? 10 : Math.max(0, snippet.lastIndexOf(token)));
+}
+
+function position(text: string, message: string): string {
+  const offset = errorOffset(text, message);
+  if (offset === undefined) return "";
   const before = text.slice(0, offset).split("\n");
   return ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
 }

@@ -1,0 +1,212 @@
+/**
+ * Loads the main config and every channel file in passes, astro-style:
+ * parse each file (JSON, ${ENV} references, strict schema), then resolve
+ * paths, presets and defaults, then cross-check (unique names and files, known
+ * locales, layouts that load and compile, the source filter, credentials).
+ * Every problem of every file is collected; one CONFIG_INVALID lists them all.
+ */
+import { access } from "node:fs/promises";
+import { dirname, extname, join, resolve } from "node:path";
+import type { z } from "zod";
+import { ProductFilter, ProductSorting } from "../catalogue/query/product-filter.js";
+import { resolveSourceOptions, type SourceOptions } from "../catalogue/options.js";
+import { PharmafeedError } from "../errors.js";
+import { ChannelMapping, type ChannelMappingInput } from "../mapping/settings.js";
+import { PRESETS } from "../presets/index.js";
+import { BUILTIN_TEMPLATES, loadLayout } from "../writers/load-layout.js";
+import { WRITERS } from "../writers/registry.js";
+import { substituteEnv } from "./env.js";
+import { formatIssue } from "./issues.js";
+import { readJsonFile } from "./json-file.js";
+import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
+import type { LoadedChannel, LoadedConfig } from "./types.js";
+
+/** Locales the catalogue serves (BE: nl, fr, en, de; FR: fr, en; AU: en). */
+export const KNOWN_LOCALES = ["fr", "nl", "en", "de"] as const;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+class Problems {
+  readonly lines: string[] = [];
+  add(file: string, path: string, message: string): void {
+    this.lines.push(`${file}: ${path}: ${message}`);
+  }
+  /** `under` is where `input` sits in the file, e.g. ["source", "filter"]. */
+  addIssues(file: string, issues: readonly z.core.$ZodIssue[], input: unknown, under: string[] = []): void {
+    const whole = under.reduceRight<unknown>((inner, key) => ({ [key]: inner }), input);
+    for (const issue of issues) this.lines.push(`${file}: ${formatIssue({ ...issue, path: [...under, ...issue.path] }, whole)}`);
+  }
+  fromError(error: unknown): void {
+    if (error instanceof PharmafeedError && error.code === "CONFIG_INVALID") this.lines.push(...error.message.split("\n").filter((l) => l.trim() !== ""));
+    else throw error;
+  }
+}
+
+/**
+ * Reads a file, substitutes ${ENV} references and validates it. `data` is
+ * undefined when it has problems; `raw` still lets later passes look further.
+ */
+async function parseFile<T>(file: string, schema: z.ZodType<T>, env: Env, problems: Problems): Promise<{ raw: Record<string, unknown>; data?: T }> {
+  let json: unknown;
+  try {
+    json = await readJsonFile(file);
+  } catch (error) {
+    problems.fromError(error);
+    return { raw: {} };
+  }
+  const substituted = substituteEnv(json, env);
+  const raw = isPlainObject(substituted.value) ? substituted.value : {};
+  for (const p of substituted.problems) problems.add(file, p.path, p.message);
+  const parsed = schema.safeParse(substituted.value);
+  if (!parsed.success) {
+    problems.addIssues(file, parsed.error.issues, substituted.value);
+    return { raw };
+  }
+  return substituted.problems.length > 0 ? { raw } : { raw, data: parsed.data };
+}
+
+/** Deep merge for plain objects; arrays and scalars of `over` replace those of `base`. */
+function merge(base: unknown, over: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(over)) return over === undefined ? base : over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) out[key] = merge(base[key], value);
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** On the raw file, so that an unknown locale is reported even beside other problems. */
+function checkLocales(file: string, raw: Record<string, unknown>, problems: Problems): void {
+  const fallbacks = Array.isArray(raw["fallbackLocales"]) ? raw["fallbackLocales"] : [];
+  const entries: [string, unknown][] = [["locale", raw["locale"]], ...fallbacks.map((l, i): [string, unknown] => [`fallbackLocales[${i}]`, l])];
+  for (const [path, locale] of entries) {
+    if (typeof locale === "string" && !(KNOWN_LOCALES as readonly string[]).includes(locale)) {
+      problems.add(file, path, `unknown locale "${locale}", expected one of ${KNOWN_LOCALES.join(", ")}`);
+    }
+  }
+}
+
+async function loadChannel(file: string, env: Env, problems: Problems): Promise<LoadedChannel | undefined> {
+  const { raw, data } = await parseFile(file, ChannelFile, env, problems);
+  checkLocales(file, raw, problems);
+  if (!data) return undefined;
+  const preset = PRESETS[data.preset]!;
+  const userMapping = Object.fromEntries(Object.entries(raw).filter(([key]) => !(CHANNEL_ONLY_KEYS as readonly string[]).includes(key)));
+  const mapping = ChannelMapping.safeParse(merge(preset.mapping, userMapping) as ChannelMappingInput);
+  if (!mapping.success) {
+    problems.addIssues(file, mapping.error.issues, userMapping);
+    return undefined;
+  }
+  const layoutDir = data.template ? resolve(dirname(file), data.template) : join(BUILTIN_TEMPLATES, preset.layout);
+  let layout;
+  try {
+    layout = await loadLayout(layoutDir);
+    // Compiles every template now, so a broken one fails validation, not the nightly run.
+    WRITERS[layout.spec.format].create(layout, { channel: data.name, title: "", link: "", description: "", generatedAt: "", locale: "", country: "" });
+  } catch (error) {
+    problems.fromError(error);
+    return undefined;
+  }
+  const format = layout.spec.format;
+  return {
+    configFile: file,
+    name: data.name,
+    preset,
+    layout,
+    format,
+    outputFile: data.file ?? `${data.name}.${WRITERS[format].extension}`,
+    gzip: data.gzip,
+    gate: data.gate,
+    feed: data.feed ?? {},
+    mapping: mapping.data,
+  };
+}
+
+function refused(file: string, problems: Problems): PharmafeedError {
+  const count = problems.lines.filter((l) => !/ is invalid \(/.test(l)).length;
+  return new PharmafeedError("CONFIG_INVALID", `configuration refused (${count} problem${count === 1 ? "" : "s"}):\n  ${problems.lines.join("\n  ")}`, {
+    context: { file },
+  });
+}
+
+/**
+ * `only` keeps the named channels (--channel); `checkCredentials` false lets
+ * `validate` run where the secrets are not present.
+ */
+export async function loadConfig(
+  configFile: string,
+  options: { env?: Env; only?: readonly string[]; checkCredentials?: boolean } = {},
+): Promise<LoadedConfig> {
+  const env = options.env ?? process.env;
+  const file = resolve(configFile);
+  const base = dirname(file);
+  const problems = new Problems();
+  const main = await parseFile(file, MainConfig, env, problems);
+  // A broken main file still has its channel files and filter checked, so one run shows every problem.
+  const rawChannels = Array.isArray(main.raw["channels"]) ? main.raw["channels"].filter((c): c is string => typeof c === "string") : [];
+  const rawSource = isPlainObject(main.raw["source"]) ? main.raw["source"] : {};
+  const channelFiles = (main.data?.channels ?? rawChannels).map((c) => resolve(base, c));
+  const channels = (await Promise.all(channelFiles.map((f) => loadChannel(f, env, problems)))).filter((c): c is LoadedChannel => c !== undefined);
+
+  const seen = new Map<string, string>();
+  for (const channel of channels) {
+    for (const key of [`name ${channel.name}`, `file ${channel.outputFile}`]) {
+      const other = seen.get(key);
+      if (other) problems.add(channel.configFile, key.split(" ")[0]!, `"${key.split(" ")[1]}" is also used by ${other}`);
+      seen.set(key, channel.configFile);
+    }
+  }
+  for (const name of options.only ?? []) {
+    if (!channels.some((c) => c.name === name) && channelFiles.length === channels.length) {
+      problems.add(file, "channels", `no channel named "${name}" (--channel); known: ${channels.map((c) => c.name).join(", ")}`);
+    }
+  }
+
+  const query = { filter: rawSource["filter"] ?? { status: "active" }, sorting: rawSource["sorting"] ?? { id: "ASC" } };
+  const filter = ProductFilter.safeParse(query.filter);
+  if (!filter.success) problems.addIssues(file, filter.error.issues, query.filter, ["source", "filter"]);
+  const sorting = ProductSorting.safeParse(query.sorting);
+  if (!sorting.success) problems.addIssues(file, sorting.error.issues, query.sorting, ["source", "sorting"]);
+
+  const config = main.data;
+  if (!config) throw refused(file, problems);
+
+  const offersFile = config.offers ? resolve(base, config.offers.file) : undefined;
+  if (offersFile && !(await exists(offersFile))) problems.add(file, "offers.file", `no such file ${offersFile}`);
+  const offersFormat = config.offers?.format ?? (offersFile && extname(offersFile).toLowerCase() === ".json" ? "json" : "csv");
+
+  let source: SourceOptions | undefined;
+  if (options.checkCredentials !== false) {
+    const { priceUnit: _p, filter: _f, sorting: _s, ...connection } = config.source;
+    try {
+      source = resolveSourceOptions(connection, env);
+    } catch (error) {
+      if (!(error instanceof PharmafeedError)) throw error;
+      // The client names the field and its environment variable; we add the file and section.
+      for (const line of error.message.split("\n").slice(1)) problems.lines.push(`${file}: source.${line.trim()}`);
+    }
+  }
+
+  if (problems.lines.length > 0) throw refused(file, problems);
+
+  return {
+    file,
+    source,
+    priceUnit: config.source.priceUnit,
+    query: { filter: config.source.filter, sorting: config.source.sorting },
+    shop: config.shop,
+    outputDir: resolve(base, config.output.dir),
+    publicBaseUrl: config.output.publicBaseUrl,
+    offers: offersFile ? { file: offersFile, format: offersFormat } : undefined,
+    channels: options.only && options.only.length > 0 ? channels.filter((c) => options.only!.includes(c.name)) : channels,
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * The config files' schemas: the main file (config/pharmafeed.json) and one
+ * file per channel (config/channels/*.json). Strict everywhere: a typo is an
+ * error naming the file and the JSON path, never a silently ignored key.
+ */
+import { z } from "zod";
+import { RetryPolicy, Timeouts } from "../catalogue/options.js";
+import { ChannelMapping } from "../mapping/settings.js";
+import { PRESET_NAMES } from "../presets/index.js";
+
+export const SourceConfig = z
+  .object({
+    /** Without /v4. CATALOGUE_API_BASE_URL wins over it (the sandbox uses that). */
+    baseUrl: z.string().optional(),
+    /** Prefer a reference: "${CATALOGUE_API_KEY_ID}". The environment variable wins anyway. */
+    keyId: z.string().optional(),
+    /** Always a reference: "${CATALOGUE_API_KEY_SECRET}". Never written in a file. */
+    keySecret: z.string().optional(),
+    /** For the User-Agent the service asks for: an e-mail or URL of whoever runs the feeds. */
+    contact: z.string().optional(),
+    timeouts: Timeouts.optional(),
+    rateLimit: z.number().int().min(1).optional(),
+    rateWindowMs: z.number().int().min(1).optional(),
+    retry: RetryPolicy.optional(),
+    /** Unit of the catalogue's prices: cents (what the service sends) or euro (the spec's wording). */
+    priceUnit: z.enum(["cents", "euro"]).default("cents"),
+    /** products/stream filter (the API's filter language). */
+    filter: z.record(z.string(), z.unknown()).default({ status: "active" }),
+    /** products/stream sorting; a stable order is what makes a cut stream resumable. */
+    sorting: z.record(z.string(), z.unknown()).default({ id: "ASC" }),
+  })
+  .strict();
+
+export const MainConfig = z
+  .object({
+    source: SourceConfig,
+    /** Shown in the feed headers (RSS channel title, link, description). */
+    shop: z
+      .object({
+        name: z.string().min(1),
+        url: z.url(),
+        description: z.string().default(""),
+      })
+      .strict(),
+    output: z
+      .object({
+        /** Relative to this file. */
+        dir: z.string().min(1).default("output"),
+        /** Where `serve` is reachable from the marketplaces (image links, status page). */
+        publicBaseUrl: z.url().optional(),
+      })
+      .strict()
+      .prefault({}),
+    /** Pharmacy prices and stock per product (CSV or JSON), relative to this file. */
+    offers: z
+      .object({
+        file: z.string().min(1),
+        /** Taken from the file extension when omitted. */
+        format: z.enum(["csv", "json"]).optional(),
+      })
+      .strict()
+      .optional(),
+    /** Channel files, relative to this file. */
+    channels: z.array(z.string().min(1)).min(1),
+  })
+  .strict();
+export type MainConfig = z.infer<typeof MainConfig>;
+
+export const GateConfig = z
+  .object({
+    /** Not published when items drop more than this against the live feed. */
+    maxDropPercent: z.number().min(0).max(100).default(20),
+    /** Not published when more than this share of products is rejected for bad data. */
+    maxRejectedPercent: z.number().min(0).max(100).default(25),
+  })
+  .strict();
+
+const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export const ChannelFile = ChannelMapping.extend({
+  /** Unique; used in file names, reports and logs. */
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lower-case letters, digits and dashes"),
+  preset: z.enum(PRESET_NAMES as [string, ...string[]]),
+  /** A custom layout folder (layout.json + templates), relative to this file; replaces the preset's layout. */
+  template: z.string().min(1).optional(),
+  /** Output file name inside the output directory; default `<name>.<format extension>`. */
+  file: z.string().regex(FILE_NAME, "a plain file name").optional(),
+  /** Also publish `<file>.gz`. */
+  gzip: z.boolean().default(false),
+  gate: GateConfig.prefault({}),
+  /** Feed header values; default from `shop`. */
+  feed: z
+    .object({ title: z.string().optional(), link: z.url().optional(), description: z.string().optional() })
+    .strict()
+    .optional(),
+}).strict();
+export type ChannelFile = z.infer<typeof ChannelFile>;
+
+/** Keys of a channel file that are not mapping settings. */
+export const CHANNEL_ONLY_KEYS = ["name", "preset", "template", "file", "gzip", "gate", "feed"] as const;

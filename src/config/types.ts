@@ -1,0 +1,34 @@
+import type { SourceOptions } from "../catalogue/options.js";
+import type { ChannelMapping } from "../mapping/settings.js";
+import type { Preset } from "../presets/index.js";
+import type { LoadedLayout, OutputFormat } from "../writers/layout.js";
+import type { GateSettings } from "../publish/gate.js";
+
+/** A channel after its file was validated and merged over its preset. */
+export interface LoadedChannel {
+  configFile: string;
+  name: string;
+  preset: Preset;
+  layout: LoadedLayout;
+  format: OutputFormat;
+  /** File name inside the output directory. */
+  outputFile: string;
+  gzip: boolean;
+  gate: GateSettings;
+  feed: { title?: string; link?: string; description?: string };
+  mapping: ChannelMapping;
+}
+
+export interface LoadedConfig {
+  /** Absolute path of the main file. */
+  file: string;
+  /** Undefined only when loaded without credentials (validate --no-credentials). */
+  source: SourceOptions | undefined;
+  priceUnit: "cents" | "euro";
+  query: { filter: Record<string, unknown>; sorting: Record<string, unknown> };
+  shop: { name: string; url: string; description: string };
+  outputDir: string;
+  publicBaseUrl: string | undefined;
+  offers: { file: string; format: "csv" | "json" } | undefined;
+  channels: LoadedChannel[];
+}

@@ -1,0 +1,44 @@
+/**
+ * Log lines for cron and for log collectors: plain `time level message k=v`
+ * or one JSON object per line (`--log-format json`). Always on stderr, so that
+ * stdout stays clean for data (`fetch` writes NDJSON there).
+ */
+export type LogFormat = "plain" | "json";
+export type LogLevel = "info" | "warn" | "error";
+export type LogFields = Record<string, string | number | boolean | undefined>;
+
+export interface Logger {
+  readonly format: LogFormat;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+}
+
+function plainValue(value: string | number | boolean): string {
+  const text = String(value);
+  return /[\s"=]/.test(text) ? JSON.stringify(text) : text;
+}
+
+export function createLogger(options: { format?: LogFormat; write?: (line: string) => void; now?: () => Date } = {}): Logger {
+  const format = options.format ?? "plain";
+  const write = options.write ?? ((line: string) => void process.stderr.write(line));
+  const now = options.now ?? (() => new Date());
+  const log = (level: LogLevel, message: string, fields: LogFields = {}) => {
+    const defined = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+    if (format === "json") {
+      write(`${JSON.stringify({ time: now().toISOString(), level, msg: message, ...Object.fromEntries(defined) })}\n`);
+    } else {
+      const tail = defined.map(([k, v]) => ` ${k}=${plainValue(v)}`).join("");
+      write(`${now().toISOString()} ${level.padEnd(5)} ${message}${tail}\n`);
+    }
+  };
+  return {
+    format,
+    info: (m, f) => log("info", m, f),
+    warn: (m, f) => log("warn", m, f),
+    error: (m, f) => log("error", m, f),
+  };
+}
+
+/** A logger that keeps nothing (tests, library use). */
+export const silentLogger: Logger = { format: "plain", info: () => {}, warn: () => {}, error: () => {} };

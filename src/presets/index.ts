@@ -1,0 +1,92 @@
+/**
+ * Channel presets: a layout under templates/ plus the mapping defaults that
+ * channel needs (limits from limits.ts, policies from channels.md). A channel
+ * file names a preset and overrides any of these defaults.
+ *
+ * Every preset keeps `eligibility.allowPrescription` false (the mapping default):
+ * prescription medicines are banned from these marketplaces in FR, BE and NL,
+ * and Google allows them only to certified pharmacies, who opt in per channel.
+ */
+import type { ChannelMappingInput } from "../mapping/settings.js";
+import { CHANNEL_LIMITS, type LimitsName } from "./limits.js";
+
+export interface Preset {
+  name: string;
+  describe: string;
+  /** Folder under templates/. */
+  layout: string;
+  limits: LimitsName;
+  mapping: ChannelMappingInput;
+}
+
+function fromLimits(name: LimitsName): ChannelMappingInput {
+  const limits = CHANNEL_LIMITS[name];
+  return {
+    ...("idLength" in limits ? { id: { maxLength: limits.idLength } } : {}),
+    title: { maxLength: limits.titleLength },
+    description: { maxLength: limits.descriptionLength },
+    images: {
+      minPixels: limits.minImagePixels,
+      maxAdditional: limits.additionalImages,
+      maxUrlLength: limits.urlLength,
+      formats: { webp: limits.acceptsWebp },
+    },
+  };
+}
+
+/** Merges preset-specific choices over the limits, one level deep per section. */
+function preset(name: string, describe: string, layout: string, limits: LimitsName, extra: ChannelMappingInput = {}): Preset {
+  const base = fromLimits(limits) as Record<string, unknown>;
+  const mapping: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(extra)) {
+    const under = base[key];
+    mapping[key] =
+      value && typeof value === "object" && !Array.isArray(value) && under && typeof under === "object"
+        ? { ...(under as object), ...(value as object) }
+        : value;
+  }
+  return { name, describe, layout, limits, mapping: mapping as ChannelMappingInput };
+}
+
+const googleMapping: ChannelMappingInput = {
+  // Google accepts identifier_exists=no with brand + mpn when no GTIN exists.
+  gtin: { allowIdentifierExistsNo: true },
+  price: { currency: "suffix", decimalSeparator: "." },
+};
+
+const metaMapping: ChannelMappingInput = {
+  // Meta bans prescription medicines and medicines in general in FR/BE/NL.
+  eligibility: { allowMedicines: false },
+  // Meta needs one of brand / mpn / gtin: the brand is the one pharmacy data always has.
+  gtin: { required: false },
+  brand: { required: true },
+  price: { currency: "suffix", decimalSeparator: "." },
+};
+
+const bareNumber: ChannelMappingInput = { price: { currency: "none", decimalSeparator: "." } };
+
+const lenient: ChannelMappingInput = {
+  gtin: { required: false },
+  images: { required: false },
+  description: { required: false },
+  price: { currency: "none", decimalSeparator: "." },
+};
+
+export const PRESETS: Record<string, Preset> = Object.fromEntries(
+  [
+    preset("google", "Google Merchant Center, RSS 2.0 XML with the g: namespace", "google", "google", googleMapping),
+    preset("google-tsv", "Google Merchant Center, tab-separated text", "google-tsv", "google", googleMapping),
+    preset("meta", "Meta (Facebook, Instagram) catalog, CSV", "meta", "meta", metaMapping),
+    preset("meta-xml", "Meta catalog, RSS XML", "meta-xml", "meta", metaMapping),
+    preset("microsoft", "Microsoft Merchant Center, Google-format XML", "google", "microsoft", googleMapping),
+    preset("idealo", "idealo, CSV", "idealo", "idealo", { ...bareNumber, gtin: { required: false } }),
+    preset("kelkoo", "Kelkoo, XML with CDATA", "kelkoo", "kelkoo", bareNumber),
+    // beslist.nl wants a 13-digit EAN on every product.
+    preset("beslist", "beslist.nl / Kieskeurig, XML", "beslist", "beslist", { ...bareNumber, gtin: { required: true, output: "gtin13-when-possible" } }),
+    preset("generic-csv", "Any CSV consumer: every field, nothing required", "generic-csv", "generic", lenient),
+    preset("generic-json", "Any JSON consumer: the whole item, one array", "generic-json", "generic", lenient),
+    preset("generic-ndjson", "Any NDJSON consumer: the whole item, one per line", "generic-ndjson", "generic", lenient),
+  ].map((p) => [p.name, p]),
+);
+
+export const PRESET_NAMES = Object.keys(PRESETS);

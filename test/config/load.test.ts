@@ -1,0 +1,90 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/load.js";
+import type { PharmafeedError } from "../../src/errors.js";
+import { TEST_ENV, VALID_MAIN, VALID_TREE, writeTree, type Tree } from "./tree.js";
+
+async function refusal(tree: Tree, env: Record<string, string> = TEST_ENV): Promise<PharmafeedError> {
+  const root = await writeTree(tree);
+  try {
+    await loadConfig(join(root, "config/pharmafeed.json"), { env });
+  } catch (error) {
+    return error as PharmafeedError;
+  }
+  throw new Error("the config was accepted");
+}
+
+describe("loadConfig", () => {
+  it("loads a valid tree: presets merged under the channel file, paths resolved, env substituted", async () => {
+    const root = await writeTree(VALID_TREE);
+    const config = await loadConfig(join(root, "config/pharmafeed.json"), { env: TEST_ENV });
+    expect(config.outputDir).toBe(join(root, "out"));
+    expect(config.source?.keyId).toBe("demo");
+    expect(config.source?.baseUrl).toBe("https://api.catalogue.example");
+    expect(config.query).toEqual({ filter: { status: "active" }, sorting: { id: "ASC" } });
+    const [google, meta] = config.channels;
+    expect(google).toMatchObject({ name: "google-fr", format: "xml", outputFile: "google-fr.xml", gzip: true });
+    expect(google!.mapping.gtin.allowIdentifierExistsNo).toBe(true);
+    expect(google!.mapping.title.maxLength).toBe(150);
+    expect(google!.mapping.eligibility.allowPrescription).toBe(false);
+    expect(meta).toMatchObject({ name: "meta-nl", format: "csv", outputFile: "meta-nl.csv" });
+    expect(meta!.mapping.title.maxLength).toBe(120); // channel file over preset
+    expect(meta!.mapping.description.maxLength).toBe(9999); // preset over default
+    expect(meta!.mapping.eligibility.allowMedicines).toBe(false);
+    expect(meta!.mapping.fallbackLocales).toEqual(["fr", "en"]);
+  });
+
+  it("lets CATALOGUE_API_BASE_URL override the configured source", async () => {
+    const root = await writeTree(VALID_TREE);
+    const config = await loadConfig(join(root, "config/pharmafeed.json"), { env: { ...TEST_ENV, CATALOGUE_API_BASE_URL: "http://127.0.0.1:8040" } });
+    expect(config.source?.baseUrl).toBe("http://127.0.0.1:8040");
+  });
+
+  it("keeps only the channels asked for", async () => {
+    const root = await writeTree(VALID_TREE);
+    const config = await loadConfig(join(root, "config/pharmafeed.json"), { env: TEST_ENV, only: ["meta-nl"] });
+    expect(config.channels.map((c) => c.name)).toEqual(["meta-nl"]);
+  });
+
+  it("lists every problem of every file at once, with file, JSON path, expected and found", async () => {
+    const error = await refusal({
+      ...VALID_TREE,
+      "config/pharmafeed.json": { ...VALID_MAIN, outptu: {}, source: { ...VALID_MAIN.source, filter: { statuss: "active" } }, channels: [...VALID_MAIN.channels, "channels/bad.json", "channels/missing.json", "channels/broken.json"] },
+      "config/channels/google-fr.json": { name: "google-fr", preset: "google", locale: "es", images: { minPixels: "500" } },
+      "config/channels/bad.json": { name: "meta-nl", preset: "gooogle", titel: {} },
+      "config/channels/broken.json": '{ "name": "x",\n  "preset": }',
+    });
+    expect(error.code).toBe("CONFIG_INVALID");
+    const message = error.message;
+    expect(message).toMatch(/pharmafeed\.json: \(root\): unknown key "outptu"/);
+    expect(message).toMatch(/pharmafeed\.json: source\.filter: unknown key "statuss"/);
+    expect(message).toMatch(/google-fr\.json: images\.minPixels: expected number, received string, got "500"/);
+    expect(message).toMatch(/google-fr\.json: locale: unknown locale "es", expected one of fr, nl, en, de/);
+    expect(message).toMatch(/bad\.json: preset: .*got "gooogle"/);
+    expect(message).toMatch(/bad\.json: \(root\): unknown key "titel"/);
+    expect(message).toMatch(/missing\.json: cannot read \(no such file\)/);
+    expect(message).toMatch(/broken\.json: not valid JSON at line 2, column/);
+    expect(message).toMatch(/configuration refused \(\d+ problems\)/);
+  });
+
+  it("names unset environment variables and never prints a secret", async () => {
+    const error = await refusal(VALID_TREE, { TEST_KEY_ID: "demo" });
+    expect(error.message).toContain("pharmafeed.json: source.keySecret: environment variable TEST_KEY_SECRET is not set");
+    const withSecret = await refusal({ ...VALID_TREE, "config/pharmafeed.json": { ...VALID_MAIN, source: { ...VALID_MAIN.source, baseUrl: "not a url" } } });
+    expect(withSecret.message).toContain("source.baseUrl");
+    expect(withSecret.message).not.toContain(TEST_ENV.TEST_KEY_SECRET);
+  });
+
+  it("refuses duplicate channel names and output files, and broken custom templates", async () => {
+    const error = await refusal({
+      ...VALID_TREE,
+      "config/pharmafeed.json": { ...VALID_MAIN, channels: [...VALID_MAIN.channels, "channels/dup.json", "channels/custom.json"] },
+      "config/channels/dup.json": { name: "google-fr", preset: "generic-csv", file: "meta-nl.csv" },
+      "config/channels/custom.json": { name: "custom", preset: "generic-csv", template: "../my-layout" },
+      "config/my-layout/layout.json": { format: "csv", columns: [{ header: "id", value: "{{nohelper id}}" }] },
+    });
+    expect(error.message).toMatch(/dup\.json: name: "google-fr" is also used by .*google-fr\.json/);
+    expect(error.message).toMatch(/dup\.json: file: "meta-nl\.csv" is also used by .*meta-nl\.json/);
+    expect(error.message).toMatch(/unknown helper "nohelper"/);
+  });
+});
