@@ -1,0 +1,24 @@
+/** The Catalogue API v4 SDK: client, options, schemas, filter and sorting builders. */
+export { CatalogueClient, createCatalogueClient } from "./client.js";
+export type { ClientExtras, ListOptions, QueryOptions, ReadOptions, StreamOptions } from "./client.js";
+export { ENV, parseSourceOptions, resolveSourceOptions, RetryPolicy, SourceOptions, Timeouts } from "./options.js";
+export type { SourceOptionsInput } from "./options.js";
+export { Secret } from "./secret.js";
+export { filterBuilders, filters, sortingBuilders, sortings } from "./query/builders.js";
+export type { FilterBuilders, SortingBuilders } from "./query/builders.js";
+export { Direction, OpenObject, Page as PageRequest, PAGE_SIZES, TimestampFilter } from "./query/filter-kit.js";
+export type { FilterOf, PageSize, SortingOf } from "./query/filter-kit.js";
+export { MediaFilter, MediaSorting } from "./query/media-filter.js";
+export { ProductFilter, ProductSorting } from "./query/product-filter.js";
+export * from "./query/reference-filters.js";
+export { IDENTIFIER_LIMIT, RESOURCE_NAMES, RESOURCES, RESULT_WINDOW } from "./query/resources.js";
+export type { FilterFor, RecordOf, ResourceDef, ResourceName, ResourceTypes, SortingFor, StreamResourceName } from "./query/resources.js";
+export { validateQueryBody } from "./query/validate.js";
+export { splitIdentifiers } from "./query/split.js";
+export type { ListResult, Page, PageStream } from "./query/pager.js";
+export type { RecordStream } from "./stream/record-stream.js";
+export type { EventListener, ReadEvent, ReadStats } from "./stream/events.js";
+export { REJECTION_CODES } from "./stream/line.js";
+export type { Rejection, RejectionCode } from "./stream/line.js";
+export type { RetryEvent } from "./http/retry.js";
+export * from "./schemas/index.js";

@@ -1,0 +1,105 @@
+/**
+ * One stream line -> its envelope (`meta.index`, `meta.total`) and then, only if
+ * the caller still needs it, the validated record. Pure: a bad line is a value
+ * (`Rejection`), never a throw, so the stream goes on.
+ */
+import type { z } from "zod";
+import { StreamLine } from "../schemas/envelopes.js";
+import { formatPath } from "../query/validate.js";
+
+export const REJECTION_CODES = ["MALFORMED_LINE", "INVALID_RECORD"] as const;
+export type RejectionCode = (typeof REJECTION_CODES)[number];
+
+export interface Rejection {
+  /** MALFORMED_LINE: not JSON, or not a `{meta: {total, index}, result}` line. INVALID_RECORD: the record failed its schema. */
+  code: RejectionCode;
+  /** 1-based line number in the response body. */
+  line: number;
+  /** The line's meta.index, when it could be read. */
+  index?: number;
+  /** The record's id (the product id for products), when it could be read. */
+  id?: string | number;
+  /** JSON path within the line that failed, e.g. `result.brands[0].id`. */
+  path?: string;
+  message: string;
+}
+
+export type Envelope =
+  | { ok: true; index: number; total: number; result: unknown }
+  | { ok: false; reason: Rejection };
+
+const LEADING_ID = /"result"\s*:\s*\{\s*"id"\s*:\s*("(?:[^"\\]|\\.){1,200}"|\d{1,20})/;
+
+/** Best effort for a line that is not JSON: the id when the record starts with it. */
+function idFromText(text: string): string | number | undefined {
+  const match = LEADING_ID.exec(text);
+  if (!match?.[1]) return undefined;
+  try {
+    return JSON.parse(match[1]) as string | number;
+  } catch {
+    return undefined;
+  }
+}
+
+function idOf(result: unknown): string | number | undefined {
+  const id = (result as { id?: unknown } | null)?.id;
+  return typeof id === "string" || typeof id === "number" ? id : undefined;
+}
+
+/** `text` null: the line was longer than the splitter's limit. */
+export function readEnvelope(text: string | null, line: number): Envelope {
+  if (text === null) return { ok: false, reason: { code: "MALFORMED_LINE", line, message: "line too long" } };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const id = idFromText(text);
+    return {
+      ok: false,
+      reason: {
+        code: "MALFORMED_LINE",
+        line,
+        ...(id === undefined ? {} : { id }),
+        message: `not JSON: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    };
+  }
+  const envelope = StreamLine.safeParse(json);
+  if (!envelope.success) {
+    const issue = envelope.error.issues[0];
+    const id = idOf((json as { result?: unknown } | null)?.result);
+    return {
+      ok: false,
+      reason: {
+        code: "MALFORMED_LINE",
+        line,
+        ...(id === undefined ? {} : { id }),
+        path: formatPath(issue?.path ?? []),
+        message: `not a stream line: ${issue?.message ?? "unexpected shape"}`,
+      },
+    };
+  }
+  // The result is taken from the parsed JSON, not the envelope's copy.
+  return { ok: true, index: envelope.data.meta.index, total: envelope.data.meta.total, result: (json as { result: unknown }).result };
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; reason: Rejection };
+
+export function checkRecord<T>(schema: z.ZodType<T>, result: unknown, line: number, index: number, prefix = "result"): Checked<T> {
+  const parsed = schema.safeParse(result);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  const id = idOf(result);
+  const path = formatPath([prefix, ...(issue?.path ?? [])]);
+  return {
+    ok: false,
+    reason: {
+      code: "INVALID_RECORD",
+      line,
+      index,
+      ...(id === undefined ? {} : { id }),
+      path,
+      message: issue?.message ?? "invalid record",
+    },
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * products/stream and media/stream as an async iterable of validated records.
+ *
+ *   request --> body chunks --> LineSplitter --> envelope (index) --> schema --> record
+ *      ^                                             |
+ *      +---- cut mid-way: same body again, lines with index < watermark skipped
+ *
+ * The body is pulled chunk by chunk as the consumer asks for records, so memory
+ * holds one chunk and one line whatever the size of the catalogue, and a slow
+ * consumer slows the socket (undici pauses the body timeout meanwhile).
+ */
+import type { z } from "zod";
+import type { Transport } from "../http/transport.js";
+import { RetryBudget, type RetryEvent } from "../http/retry.js";
+import type { RetryPolicy } from "../http/backoff.js";
+import { Failure } from "../http/failure.js";
+import { emptyStats, recordRejection, type EventListener, type ReadStats } from "./events.js";
+import { checkRecord, readEnvelope } from "./line.js";
+import { isBlank, LineSplitter } from "./ndjson.js";
+
+export interface StreamPlan<T> {
+  endpoint: string;
+  /** One body per part (several when an identifier list was split). */
+  bodies: unknown[];
+  schema: z.ZodType<T>;
+  policy: RetryPolicy;
+  onEvent: EventListener;
+  signal: AbortSignal | undefined;
+}
+
+export class RecordStream<T> implements AsyncIterable<T> {
+  readonly stats: ReadStats = emptyStats();
+  #total: number | undefined;
+  #started = false;
+  readonly #transport: Transport;
+  readonly #plan: StreamPlan<T>;
+
+  constructor(transport: Transport, plan: StreamPlan<T>) {
+    this.#transport = transport;
+    this.#plan = plan;
+    this.stats.parts = plan.bodies.length;
+  }
+
+  /**
+   * `meta.total` of the result, known once the first line arrived (0 after a 204).
+   * For a split query, the sum over the parts started so far: an upper bound when parts overlap.
+   */
+  get total(): number | undefined {
+    return this.#total;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    if (this.#started) throw new Error("a RecordStream can be iterated only once");
+    this.#started = true;
+    return this.#records();
+  }
+
+  async *#records(): AsyncGenerator<T> {
+    const seen = this.#plan.bodies.length > 1 ? new Set<unknown>() : undefined;
+    let totalBefore = 0;
+    for (const body of this.#plan.bodies) {
+      for await (const record of this.#part(body, totalBefore)) {
+        if (seen) {
+          const id = (record as { id?: unknown }).id;
+          if (seen.has(id)) {
+            this.stats.duplicates++;
+            continue;
+          }
+          seen.add(id);
+        }
+        this.stats.records++;
+        yield record;
+      }
+      totalBefore = this.#total ?? totalBefore;
+    }
+    if (this.#total === undefined) this.#setTotal(0);
+  }
+
+  #setTotal(total: number): void {
+    if (this.#total === total) return;
+    this.#total = total;
+    this.#plan.onEvent({ type: "total", total });
+  }
+
+  /** One part: requests (again after a cut) until every index of its result was handled. */
+  async *#part(body: unknown, totalBefore: number): AsyncGenerator<T> {
+    const { endpoint, schema, policy, onEvent, signal } = this.#plan;
+    const onRetry = (retry: RetryEvent) => {
+      this.stats.retries++;
+      onEvent({ type: "retry", retry });
+    };
+    const budget = new RetryBudget(this.#transport.describe(endpoint), policy, onRetry);
+    let watermark = 0;
+    let partTotal: number | undefined;
+    let cut = false;
+    for (;;) {
+      let response;
+      try {
+        this.stats.requests++;
+        response = await this.#transport.send(endpoint, body, signal);
+      } catch (error) {
+        await budget.backoff(error, signal);
+        continue;
+      }
+      if (response.statusCode === 204) {
+        response.body.destroy();
+        this.#setTotal(totalBefore);
+        return;
+      }
+      if (cut) {
+        this.stats.resumes++;
+        onEvent({ type: "resume", fromIndex: watermark, resumes: this.stats.resumes });
+      }
+      const chunks = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      const splitter = new LineSplitter();
+      let physical = 0;
+      let ordinal = 0;
+      let progressed = false;
+      let failure: unknown;
+      try {
+        for (;;) {
+          let next: IteratorResult<Buffer>;
+          try {
+            next = await chunks.next();
+          } catch (error) {
+            failure = error;
+            break;
+          }
+          const lines = next.done ? splitter.end() : splitter.push(next.value);
+          for (const text of lines) {
+            physical++;
+            if (text !== null && isBlank(text)) continue;
+            const position = ordinal++;
+            const envelope = readEnvelope(text, physical);
+            // A line without a readable index stands at its position: the service numbers lines from 0.
+            const index = envelope.ok ? envelope.index : position;
+            if (index < watermark) continue;
+            watermark = index + 1;
+            progressed = true;
+            if (!envelope.ok) {
+              recordRejection(this.stats, { ...envelope.reason, index }, onEvent);
+              continue;
+            }
+            if (partTotal !== envelope.total) {
+              partTotal = envelope.total;
+              this.#setTotal(totalBefore + partTotal);
+            }
+            const checked = checkRecord(schema, envelope.result, physical, index);
+            if (checked.ok) yield checked.value;
+            else recordRejection(this.stats, checked.reason, onEvent);
+          }
+          if (next.done) break;
+        }
+      } finally {
+        // Consumer stopped early, or a cut: release the socket either way.
+        if (!response.body.destroyed) response.body.destroy();
+      }
+      if (failure === undefined && (partTotal === undefined || watermark >= partTotal)) {
+        if (partTotal === undefined) this.#setTotal(totalBefore);
+        return;
+      }
+      // Cut mid-way (or a body that ended before meta.total lines): ask again, skip what was handled.
+      cut = true;
+      if (progressed) budget.progress();
+      await budget.backoff(
+        failure ?? new Failure("network", `the stream ended after ${watermark} of ${partTotal} lines`),
+        signal,
+      );
+    }
+  }
+}
