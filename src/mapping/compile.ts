@@ -1,0 +1,72 @@
+/**
+ * A channel's mapping settings compiled once: templates parsed, rules turned
+ * into closures, photo rendition order computed. mapProduct accepts either a
+ * compiled channel or the settings object (compiled on first use and cached).
+ */
+import { ruleField, templateField, type MapState } from "./fields.js";
+import { localeChain } from "./locale.js";
+import { compileImages, type ImagePlan } from "./photos.js";
+import { compileRule, type Predicate } from "./rules.js";
+import { ChannelMapping, type ChannelMappingInput } from "./settings.js";
+import { compileTemplate, type CompiledTemplate } from "./template.js";
+
+const COMPILED: unique symbol = Symbol("pharmafeed.compiledChannel");
+
+export interface CompiledChannel {
+  readonly [COMPILED]: true;
+  readonly name: string;
+  readonly settings: ChannelMapping;
+  /** Locale, its language, then the fallbacks. */
+  readonly chain: string[];
+  readonly chainKey: string;
+  readonly id: CompiledTemplate<MapState>;
+  readonly title: CompiledTemplate<MapState>;
+  readonly link: CompiledTemplate<MapState> | undefined;
+  readonly custom: [string, CompiledTemplate<MapState>][];
+  readonly include: Predicate<MapState> | undefined;
+  readonly exclude: { name: string; test: Predicate<MapState> }[];
+  readonly images: ImagePlan;
+  /** Category id -> Google taxonomy id (or undefined), filled as products come. */
+  readonly googleMemo: Map<number, string | undefined>;
+}
+
+export function compileChannel(settings: ChannelMapping, name = "channel"): CompiledChannel {
+  const chain = localeChain(settings.locale, settings.fallbackLocales);
+  const { eligibility } = settings;
+  return {
+    [COMPILED]: true,
+    name,
+    settings,
+    chain,
+    chainKey: chain.join(","),
+    id: compileTemplate(settings.id.template, templateField),
+    title: compileTemplate(settings.title.template, templateField),
+    link: settings.link.template.trim() === "" ? undefined : compileTemplate(settings.link.template, templateField, { urlEncode: true }),
+    custom: Object.entries(settings.custom).map(([k, t]) => [k, compileTemplate(t, templateField)]),
+    include: eligibility.include === undefined ? undefined : compileRule(eligibility.include, ruleField),
+    exclude: eligibility.exclude.map((rule, i) => ({ name: rule.name ?? `exclude[${i}]`, test: compileRule(rule, ruleField) })),
+    images: compileImages(settings.images, chain),
+    googleMemo: new Map(),
+  };
+}
+
+/** Parse raw settings (defaults filled in) and compile; throws the zod error on bad settings. */
+export function channelFromInput(input: ChannelMappingInput, name?: string): CompiledChannel {
+  return compileChannel(ChannelMapping.parse(input), name);
+}
+
+export function isCompiledChannel(value: unknown): value is CompiledChannel {
+  return typeof value === "object" && value !== null && COMPILED in value;
+}
+
+const cache = new WeakMap<ChannelMapping, CompiledChannel>();
+
+export function compiledFor(channel: CompiledChannel | ChannelMapping): CompiledChannel {
+  if (isCompiledChannel(channel)) return channel;
+  let compiled = cache.get(channel);
+  if (compiled === undefined) {
+    compiled = compileChannel(channel);
+    cache.set(channel, compiled);
+  }
+  return compiled;
+}

@@ -1,0 +1,78 @@
+/**
+ * Run-wide data, loaded once and shared by every channel of a run: the public
+ * category tree, brands, the offers file, the clock and the price unit, plus
+ * memos the hot loop fills lazily (category paths per locale chain, HTML text,
+ * per-product facts). Mapping only reads the data; the memos never change a
+ * result, they only avoid computing it twice.
+ */
+import type { Localized } from "../catalogue/schemas/common.js";
+import type { Product } from "../catalogue/schemas/product.js";
+import type { ProductFacts } from "./facts.js";
+import type { PriceUnit } from "./money.js";
+import type { OffersIndex } from "./offers.js";
+
+export interface CategoryNode {
+  id: number;
+  parent?: number | null | undefined;
+  name?: Localized | null | undefined;
+}
+
+export interface BrandRecord {
+  id: number;
+  /** Plain string (brands query) or localized (embedded in products). */
+  name?: string | Localized | null | undefined;
+}
+
+export interface CategoryPath {
+  names: string[];
+  /** Set when some level's name came from a fallback locale. */
+  fallbackLocale?: string;
+}
+
+export interface MappingContext {
+  readonly categories: ReadonlyMap<number, CategoryNode>;
+  readonly brands: ReadonlyMap<number, BrandRecord>;
+  /** Undefined when the run has no offers file: every product then uses catalogue data. */
+  readonly offers: OffersIndex | undefined;
+  /** Unix seconds. */
+  readonly now: number;
+  /** Unit of the catalogue's price fields: cents (the service's real unit) or euro (the spec's wording). */
+  readonly priceUnit: PriceUnit;
+  readonly memo: {
+    /** HTML description -> plain text. */
+    html: Map<string, string>;
+    /** Category id -> ids from it up to the root. */
+    ancestors: Map<number, number[]>;
+    /** Locale chain key -> category id -> localized path. */
+    paths: Map<string, Map<number, CategoryPath>>;
+    /** Channel-independent facts per product object. */
+    facts: WeakMap<Product, ProductFacts>;
+  };
+}
+
+export interface ContextInput {
+  /** Public categories as returned by public-categories/query ({id, name, parent}). */
+  categories?: Iterable<CategoryNode>;
+  /** Brands as returned by brands/query ({id, name}). */
+  brands?: Iterable<BrandRecord>;
+  offers?: OffersIndex;
+  /** A Date or Unix seconds; default: the current time. */
+  now?: Date | number;
+  priceUnit?: PriceUnit;
+}
+
+export function buildContext(input: ContextInput = {}): MappingContext {
+  const categories = new Map<number, CategoryNode>();
+  for (const c of input.categories ?? []) categories.set(c.id, c);
+  const brands = new Map<number, BrandRecord>();
+  for (const b of input.brands ?? []) brands.set(b.id, b);
+  const now = input.now instanceof Date ? Math.floor(input.now.getTime() / 1000) : (input.now ?? Math.floor(Date.now() / 1000));
+  return {
+    categories,
+    brands,
+    offers: input.offers,
+    now,
+    priceUnit: input.priceUnit ?? "cents",
+    memo: { html: new Map(), ancestors: new Map(), paths: new Map(), facts: new WeakMap() },
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * GTIN normalisation (wire-facts.md: codes arrive as integers that lost their
+ * leading zeros, strings, or one-element arrays). Every code is reduced to its
+ * 14-digit key, which makes "with and without leading zero" the same code and
+ * lets the GS1 mod-10 check run once: left zeros never change the check digit.
+ *
+ * Refused: non-digits, wrong lengths, wrong check digit, restricted circulation
+ * (GTIN-13 prefix 2, 02, 04; GTIN-8 prefix 0 or 2, which is also where a 7-digit
+ * Belgian CNK lands), coupons (05, 99, 981-984) and variable-measure GTIN-14s.
+ */
+import type { Product } from "../catalogue/schemas/product.js";
+import { fail, ok, type Result } from "./reasons.js";
+
+export const GTIN_WIDTHS = [8, 12, 13, 14] as const;
+export type GtinWidth = (typeof GTIN_WIDTHS)[number];
+export type GtinOutput = "gtin13-when-possible" | "as-is" | "gtin14";
+
+export interface GtinCode {
+  /** 14 digits, left-padded: the identity of the code. */
+  key: string;
+  /** The code at the width it came in (the field's width, or its own length). */
+  digits: string;
+  width: GtinWidth;
+}
+
+/** Where GTINs live on a product, in the order a primary GTIN is chosen, with each field's width. */
+export const GTIN_SOURCES: readonly (readonly [keyof Product & string, GtinWidth | undefined])[] = [
+  ["eanGtin13", 13],
+  ["eanGtin14", 14],
+  ["eanGtin12", 12],
+  ["eanGtin8", 8],
+  ["ean", undefined],
+  ["gtin", 14],
+  ["cip13", 13],
+  ["acl13", 13],
+];
+
+/** GS1 mod-10 check digit of `body` (all digits but the check digit). */
+export function gs1CheckDigit(body: string): number {
+  let sum = 0;
+  // Weights 3,1,3,... from the right of the body.
+  for (let i = body.length - 1, w = 3; i >= 0; i--, w = 4 - w) sum += (body.charCodeAt(i) - 48) * w;
+  return (10 - (sum % 10)) % 10;
+}
+
+function smallestWidth(length: number): GtinWidth | undefined {
+  for (const w of GTIN_WIDTHS) if (length <= w) return w;
+  return undefined;
+}
+
+function isStandardWidth(length: number): length is GtinWidth {
+  return length === 8 || length === 12 || length === 13 || length === 14;
+}
+
+/** Why a 14-digit key may not be published, or undefined when it may. */
+export function restrictedPrefix(key: string): string | undefined {
+  if (key.startsWith("000000")) {
+    const first = key[6];
+    return first === "0" || first === "2" ? "restricted prefix" : undefined;
+  }
+  if (key[0] === "9") return "variable measure";
+  const s = key.slice(1);
+  if (s[0] === "2" || s.startsWith("02") || s.startsWith("04")) return "restricted prefix";
+  if (s.startsWith("05") || s.startsWith("99")) return "coupon prefix";
+  if (s.startsWith("98") && s[2] !== undefined && s[2] >= "1" && s[2] <= "4") return "coupon prefix";
+  return undefined;
+}
+
+const DIGITS = /^\d+$/;
+
+/**
+ * One wire value (number or string) to a GtinCode. `fieldWidth` is the width of
+ * eanGtin8/12/13/14 (or 13 for cip13/acl13); undefined for ean[] entries, whose
+ * strings must then carry their own width.
+ */
+export function parseGtin(raw: unknown, fieldWidth?: GtinWidth): Result<GtinCode, "INVALID_GTIN"> {
+  let digits: string;
+  let width: GtinWidth | undefined;
+  if (typeof raw === "number") {
+    if (!Number.isSafeInteger(raw) || raw < 0) return fail("INVALID_GTIN", `${raw} (not an integer code)`);
+    digits = String(raw);
+    // Leading zeros are lost: the field says how many to put back.
+    width = fieldWidth !== undefined && digits.length <= fieldWidth ? fieldWidth : smallestWidth(digits.length);
+  } else if (typeof raw === "string") {
+    digits = raw.trim();
+    if (!DIGITS.test(digits)) return fail("INVALID_GTIN", `${raw} (not digits)`);
+    if (fieldWidth !== undefined && digits.length <= fieldWidth) width = fieldWidth;
+    else width = isStandardWidth(digits.length) ? digits.length : undefined;
+  } else {
+    return fail("INVALID_GTIN", `${String(raw)} (not a code)`);
+  }
+  if (width === undefined) return fail("INVALID_GTIN", `${digits} (length ${digits.length})`);
+  digits = digits.padStart(width, "0");
+  const key = digits.padStart(14, "0");
+  if (gs1CheckDigit(key.slice(0, 13)) !== key.charCodeAt(13) - 48) return fail("INVALID_GTIN", `${digits} (check digit)`);
+  const restricted = restrictedPrefix(key);
+  if (restricted !== undefined) return fail("INVALID_GTIN", `${digits} (${restricted})`);
+  return ok({ key, digits, width });
+}
+
+/** The code at the channel's output width. */
+export function formatGtin(code: GtinCode, output: GtinOutput): string {
+  if (output === "gtin14") return code.key;
+  if (output === "gtin13-when-possible" && hasGtin13Form(code)) return code.key.slice(1);
+  return code.digits;
+}
+
+/** GTIN-13 and GTIN-12 (as 0 + 12) have a 13-digit form; GTIN-8 and true GTIN-14 do not. */
+export function hasGtin13Form(code: GtinCode): boolean {
+  return code.key[0] === "0" && !code.key.startsWith("000000");
+}
+
+export interface ProductGtins {
+  /** Distinct valid codes, in source order. */
+  valid: GtinCode[];
+  /** Details of refused codes, e.g. "3401234567891 (check digit)". */
+  invalid: string[];
+}
+
+function visit(raw: unknown, width: GtinWidth | undefined, seen: Set<string>, out: ProductGtins): void {
+  if (raw === null || raw === undefined || raw === "") return;
+  if (Array.isArray(raw)) {
+    for (const item of raw) visit(item, width, seen, out);
+    return;
+  }
+  const result = parseGtin(raw, width);
+  if (!result.ok) {
+    if (result.reason.detail !== undefined && !out.invalid.includes(result.reason.detail)) out.invalid.push(result.reason.detail);
+    return;
+  }
+  if (seen.has(result.value.key)) return;
+  seen.add(result.value.key);
+  out.valid.push(result.value);
+}
+
+/** Every GTIN of a product, deduplicated on the 14-digit key. */
+export function productGtins(product: Product): ProductGtins {
+  const out: ProductGtins = { valid: [], invalid: [] };
+  const seen = new Set<string>();
+  for (const [field, width] of GTIN_SOURCES) visit(product[field], width, seen, out);
+  return out;
+}
+
+/** The primary code for a channel: a code with a 13-digit form first when the channel wants GTIN-13. */
+export function primaryGtin(codes: readonly GtinCode[], output: GtinOutput): GtinCode | undefined {
+  if (output === "gtin13-when-possible") {
+    for (const code of codes) if (hasGtin13Form(code)) return code;
+  }
+  return codes[0];
+}

@@ -1,0 +1,227 @@
+/**
+ * One catalogue product to one channel's FeedItem, or the reasons it is left out.
+ *
+ *   product ──> facts (once per run: GTINs, flags, category, VAT, offer)
+ *      │
+ *      ├─ eligibility (status, deleted, dates, prescription, medicine, offer policy)
+ *      │     └─ any reason: stop here
+ *      ├─ brand, name, seoName ── locale chain (fallbacks recorded)
+ *      ├─ description ── type preference x locale chain, HTML -> text, cut
+ *      ├─ GTIN ── output width, identifier_exists=no when allowed
+ *      ├─ price ── sources in order, VAT, rounding, sale from the offer
+ *      ├─ categories ── path in the locale, nearest mapped Google id
+ *      ├─ title, link, id, custom ── compiled templates
+ *      ├─ photos ── locale, target group, type, rendition
+ *      └─ include/exclude rules ── over everything above
+ *
+ * Pure and total: bad data becomes reasons, never an exception (an unexpected
+ * shape is caught and reported as MAPPING_ERROR).
+ */
+import type { Product } from "../catalogue/schemas/product.js";
+import { categoryPath, googleCategory } from "./categories.js";
+import { compiledFor, type CompiledChannel } from "./compile.js";
+import type { MappingContext } from "./context.js";
+import { eligibility } from "./eligibility.js";
+import type { FeedItem } from "./feed-item.js";
+import { productFacts } from "./facts.js";
+import type { MapState } from "./fields.js";
+import { formatGtin, primaryGtin } from "./gtin.js";
+import { leafletUrl } from "./leaflet.js";
+import { resolveLocalized } from "./locale.js";
+import { formatMoney } from "./money.js";
+import { selectImages } from "./photos.js";
+import { activeSale, selectPrice } from "./price.js";
+import type { Reason, WarningCode } from "./reasons.js";
+import type { ChannelMapping } from "./settings.js";
+import { finishTitle, selectDescription } from "./text.js";
+
+export type MapResult =
+  | { ok: true; item: FeedItem; fallbacks: Record<string, string>; warnings: Reason<WarningCode>[] }
+  | { ok: false; reasons: Reason[] };
+
+const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
+
+export function mapProduct(product: Product, channel: CompiledChannel | ChannelMapping, context: MappingContext): MapResult {
+  try {
+    return map(product, compiledFor(channel), context);
+  } catch (error) {
+    return { ok: false, reasons: [{ code: "MAPPING_ERROR", detail: error instanceof Error ? error.message : String(error) }] };
+  }
+}
+
+function map(product: Product, ch: CompiledChannel, context: MappingContext): MapResult {
+  const s = ch.settings;
+  const facts = productFacts(product, context);
+  const offer = facts.offer;
+  const early = eligibility(product, facts, s.eligibility, context.now);
+  if (context.offers !== undefined && offer === undefined && s.offers.whenMissing === "skip") early.push({ code: "NO_OFFER" });
+  const availability = offer?.availability ?? "in_stock";
+  if (availability === "out_of_stock" && s.offers.excludeOutOfStock) early.push({ code: "OUT_OF_STOCK" });
+  if (early.length > 0) return { ok: false, reasons: early };
+
+  const chain = ch.chain;
+  const primary = chain[0];
+  const fallbacks: Record<string, string> = {};
+  const warnings: Reason<WarningCode>[] = [];
+  const problems: Reason[] = [];
+  const state: MapState = {
+    product, facts, channel: ch, context, name: undefined, brand: undefined, seoName: undefined, title: undefined,
+    gtin: undefined, priceCents: undefined, salePriceCents: undefined, availability, productType: undefined,
+  };
+
+  for (const raw of facts.brandNames) {
+    const r = resolveLocalized(raw, chain);
+    if (r === undefined) continue;
+    state.brand = r.value.trim();
+    if (r.locale !== primary) fallbacks.brand = r.locale;
+    break;
+  }
+  if (state.brand === undefined && s.brand.required) problems.push({ code: "MISSING_BRAND" });
+  const name = resolveLocalized(product.name, chain);
+  if (name !== undefined) {
+    state.name = name.value.trim();
+    if (name.locale !== primary) fallbacks.name = name.locale;
+  }
+  const seo = resolveLocalized(product.seoName, chain);
+  if (seo !== undefined) {
+    state.seoName = seo.value.trim();
+    if (seo.locale !== primary) fallbacks.seoName = seo.locale;
+  }
+
+  const description = selectDescription(product, s.description.types, s.description.targetGroup, chain, s.description.maxLength, context.memo.html);
+  if (description !== undefined) {
+    if (description.locale !== primary) fallbacks.description = description.locale;
+    if (description.truncated) warnings.push({ code: "DESCRIPTION_TRUNCATED" });
+  } else if (s.description.required) problems.push({ code: "MISSING_DESCRIPTION" });
+
+  // GTIN: a bad code is never published; valid ones are, at the channel's width.
+  const codes = facts.gtins.valid;
+  let gtins: string[] = [];
+  let identifierExists = true;
+  if (codes.length > 0) {
+    const main = primaryGtin(codes, s.gtin.output);
+    state.gtin = main === undefined ? undefined : formatGtin(main, s.gtin.output);
+    gtins = codes.map((c) => formatGtin(c, s.gtin.output));
+    if (state.gtin !== undefined && gtins[0] !== state.gtin) gtins = [state.gtin, ...gtins.filter((g) => g !== state.gtin)];
+    for (const bad of facts.gtins.invalid) warnings.push({ code: "GTIN_DROPPED", detail: bad });
+  } else {
+    identifierExists = false;
+    const sayNo = s.gtin.allowIdentifierExistsNo && state.brand !== undefined && facts.mpn !== undefined;
+    if (!sayNo && s.gtin.required) {
+      const extra = s.gtin.allowIdentifierExistsNo ? " (identifier_exists=no needs brand and mpn)" : "";
+      problems.push(
+        facts.gtins.invalid.length > 0
+          ? { code: "INVALID_GTIN", detail: facts.gtins.invalid.join("; ") + extra }
+          : { code: "MISSING_GTIN", detail: extra === "" ? undefined : extra.trim() },
+      );
+    }
+  }
+
+  const price = selectPrice(product, facts, s.price.sources, context.priceUnit);
+  let sale: ReturnType<typeof activeSale>["sale"];
+  if (!price.ok) problems.push(price.reason);
+  else {
+    state.priceCents = price.value.cents;
+    warnings.push(...price.value.warnings);
+    const r = activeSale(facts, price.value.cents, context.now);
+    sale = r.sale;
+    if (r.warning !== undefined) warnings.push(r.warning);
+    state.salePriceCents = sale?.cents;
+  }
+
+  let names: string[] = [];
+  let google: string | undefined;
+  if (facts.category !== undefined) {
+    const path = categoryPath(context, facts.category, chain, ch.chainKey, facts.extraCategories);
+    names = path.names;
+    if (path.fallbackLocale !== undefined) fallbacks.category = path.fallbackLocale;
+    if (names.length > 0) state.productType = names.join(s.categories.separator);
+    if (facts.extraCategories === undefined && ch.googleMemo.has(facts.category)) google = ch.googleMemo.get(facts.category);
+    else {
+      google = googleCategory(facts.categoryAncestors, s.categories.googleCategoryMap);
+      if (facts.extraCategories === undefined) ch.googleMemo.set(facts.category, google);
+    }
+  }
+  google ??= s.categories.defaultGoogleCategory === undefined ? undefined : String(s.categories.defaultGoogleCategory);
+
+  let title = "";
+  if (state.name === undefined) problems.push({ code: "MISSING_TITLE" });
+  else {
+    const t = finishTitle(ch.title.render(state).text, state.brand, s.title.maxLength);
+    title = t.text;
+    if (title === "") problems.push({ code: "MISSING_TITLE", detail: "the title template renders empty" });
+    if (t.truncated) warnings.push({ code: "TITLE_TRUNCATED" });
+  }
+  state.title = title;
+
+  let link = offer?.link ?? "";
+  if (link === "") {
+    if (ch.link === undefined) problems.push({ code: "MISSING_LINK", detail: "no link template" });
+    else {
+      const r = ch.link.render(state);
+      if (r.missing !== undefined) problems.push({ code: "MISSING_LINK", detail: `no value for {{${r.missing}}}` });
+      else if (!HTTP_URL.test(r.text) || r.text.length > s.link.maxLength) problems.push({ code: "MISSING_LINK", detail: r.text.slice(0, 120) });
+      else link = r.text;
+    }
+  }
+
+  const images = selectImages(product, ch.images);
+  if (images.length === 0 && s.images.required) problems.push({ code: "NO_IMAGE" });
+
+  const idRendered = ch.id.render(state);
+  const id = idRendered.text.trim();
+  if (idRendered.missing !== undefined || id === "" || id.length > s.id.maxLength) {
+    problems.push({ code: "INVALID_ID", detail: idRendered.missing === undefined ? id.slice(0, 120) : `no value for {{${idRendered.missing}}}` });
+  }
+
+  const reasons: Reason[] = [];
+  for (const rule of ch.exclude) {
+    if (rule.test(state)) {
+      reasons.push({ code: "RULE_EXCLUDED", detail: rule.name });
+      break;
+    }
+  }
+  if (ch.include !== undefined && !ch.include(state)) reasons.push({ code: "RULE_NOT_INCLUDED" });
+  if (reasons.length > 0 || problems.length > 0) return { ok: false, reasons: reasons.concat(problems) };
+
+  const custom: Record<string, string> = {};
+  for (const [key, template] of ch.custom) custom[key] = template.render(state).text;
+  const leaflet = leafletUrl(product, chain);
+  if (leaflet !== undefined && leaflet.locale !== primary) fallbacks.leaflet = leaflet.locale;
+  const format = s.price;
+  const item: FeedItem = {
+    id,
+    title,
+    description: description?.text ?? "",
+    link,
+    imageLink: images[0] ?? "",
+    additionalImageLinks: images.length > 1 ? images.slice(1) : [],
+    price: formatMoney(state.priceCents as number, s.currency, format),
+    salePrice: sale === undefined ? undefined : formatMoney(sale.cents, s.currency, format),
+    salePriceFrom: sale?.from,
+    salePriceUntil: sale?.until,
+    availability,
+    stockQuantity: offer?.quantity,
+    condition: "new",
+    brand: state.brand,
+    gtin: state.gtin,
+    gtins,
+    mpn: facts.mpn,
+    identifierExists,
+    googleProductCategory: google,
+    categoryPath: names,
+    productType: state.productType,
+    categoryType: facts.categoryType,
+    weight: facts.weight,
+    packageContent: typeof product.packageContent === "string" && product.packageContent.trim() !== "" ? product.packageContent.trim() : undefined,
+    unitPricingMeasure: facts.unitPricingMeasure,
+    cip13: facts.cip13,
+    acl13: facts.acl13,
+    leafletUrl: leaflet?.value,
+    prescription: facts.prescription,
+    locale: s.locale,
+    fallbacks,
+    custom,
+  };
+  return { ok: true, item, fallbacks, warnings };
+}

@@ -1,0 +1,44 @@
+/**
+ * Weight and unit pricing measure, where the catalogue has them. The package
+ * content is free text ("200 ml", "2 x 50 ml", "30 comprimés"): only metric
+ * volumes and masses become a unit pricing measure; anything else is left out.
+ */
+import type { Product } from "../catalogue/schemas/product.js";
+
+export interface Measure {
+  value: number;
+  unit: string;
+  text: string;
+}
+
+function clean(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function measure(value: number, unit: string): Measure {
+  const v = clean(value);
+  return { value: v, unit, text: `${v} ${unit}` };
+}
+
+export function productWeight(product: Product): Measure | undefined {
+  const w = product.weightWithUnit;
+  if (w && typeof w.value === "number" && w.value > 0 && typeof w.unit === "string" && w.unit.trim() !== "") {
+    return measure(w.value, w.unit.trim().toLowerCase());
+  }
+  // Deprecated `weight` is in grams.
+  if (typeof product.weight === "number" && product.weight > 0) return measure(product.weight, "g");
+  return undefined;
+}
+
+const CONTENT = /^\s*(?:(\d+)\s*[x×]\s*)?(\d+(?:[.,]\d+)?)\s*(mg|g|kg|ml|cl|l)(?![\p{L}\d])/iu;
+
+export function unitPricingMeasure(packageContent: string | null | undefined): Measure | undefined {
+  if (typeof packageContent !== "string") return undefined;
+  const m = CONTENT.exec(packageContent);
+  if (m === null) return undefined;
+  const count = m[1] === undefined ? 1 : Number(m[1]);
+  const size = Number((m[2] ?? "").replace(",", "."));
+  const unit = (m[3] ?? "").toLowerCase();
+  if (!(count > 0 && size > 0)) return undefined;
+  return measure(count * size, unit);
+}

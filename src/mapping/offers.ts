@@ -1,0 +1,184 @@
+/**
+ * A pharmacy's own prices and stock, from an optional offers file per run.
+ * This file holds the index and the validation of one row; offers-parse.ts
+ * reads CSV and JSON into rows. A row is kept whole or refused whole: a row
+ * with one bad field is reported (with its line) and not used, because a half
+ * offer would publish the catalogue price next to the shop's stock.
+ *
+ * Prices in the file are decimals in currency units, VAT included ("12.99",
+ * "12,99"). Dates are ISO 8601 (UTC when no offset) or Unix seconds; a date-only
+ * sale_until lasts to the end of that day.
+ */
+import type { Availability } from "./feed-item.js";
+import { parseGtin } from "./gtin.js";
+import { decimalToCents } from "./money.js";
+import type { OfferErrorCode } from "./reasons.js";
+
+export interface Offer {
+  /** Line of the row in the offers file. */
+  line: number;
+  priceCents?: number;
+  salePriceCents?: number;
+  /** Unix seconds. */
+  saleFrom?: number;
+  saleUntil?: number;
+  quantity?: number;
+  availability?: Availability;
+  link?: string;
+}
+
+export interface OffersIndex {
+  byId: Map<string, Offer>;
+  /** By 14-digit GTIN key (CIP13 codes are GTIN-13s and land here too). */
+  byGtin: Map<string, Offer>;
+  size: number;
+}
+
+export interface OfferError {
+  line: number;
+  reason: OfferErrorCode;
+  detail: string;
+}
+
+export const OFFER_FIELDS = ["id", "gtin", "cip13", "price", "sale_price", "sale_from", "sale_until", "quantity", "availability", "link"] as const;
+export type OfferField = (typeof OFFER_FIELDS)[number];
+const KNOWN = new Set<string>(OFFER_FIELDS);
+
+export function emptyOffersIndex(): OffersIndex {
+  return { byId: new Map(), byGtin: new Map(), size: 0 };
+}
+
+export function isOfferField(name: string): name is OfferField {
+  return KNOWN.has(name);
+}
+
+/** The offer of a product: by id first, then by any of its GTIN keys. */
+export function lookupOffer(index: OffersIndex, productId: string, gtinKeys: Iterable<string>): Offer | undefined {
+  const byId = index.byId.get(productId);
+  if (byId !== undefined) return byId;
+  if (index.byGtin.size === 0) return undefined;
+  for (const key of gtinKeys) {
+    const offer = index.byGtin.get(key);
+    if (offer !== undefined) return offer;
+  }
+  return undefined;
+}
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** ISO 8601 or Unix seconds to Unix seconds; `endOfDay` for a date-only sale_until. */
+export function parseOfferDate(raw: unknown, endOfDay: boolean): number | undefined {
+  if (typeof raw === "number") return Number.isSafeInteger(raw) && raw >= 0 ? raw : undefined;
+  if (typeof raw !== "string") return undefined;
+  const text = raw.trim();
+  if (/^\d{1,12}$/.test(text)) return Number(text);
+  const m = ISO.exec(text);
+  if (m === null) return undefined;
+  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((x) => (x === undefined ? undefined : Number(x)));
+  if (y === undefined || mo === undefined || d === undefined) return undefined;
+  const dateOnly = h === undefined;
+  const ms = Date.UTC(y, mo - 1, d, dateOnly ? (endOfDay ? 23 : 0) : (h ?? 0), dateOnly ? (endOfDay ? 59 : 0) : (mi ?? 0), dateOnly ? (endOfDay ? 59 : 0) : (s ?? 0));
+  const check = new Date(ms);
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) return undefined;
+  if ((h ?? 0) > 23 || (mi ?? 0) > 59 || (s ?? 0) > 59) return undefined;
+  let offsetMin = 0;
+  const zone = m[7];
+  if (zone !== undefined && zone !== "Z") {
+    const sign = zone[0] === "-" ? -1 : 1;
+    const digits = zone.slice(1).replace(":", "");
+    offsetMin = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2)));
+  }
+  return Math.floor(ms / 1000) - offsetMin * 60;
+}
+
+const AVAILABILITY: Record<string, Availability> = {
+  in_stock: "in_stock",
+  out_of_stock: "out_of_stock",
+  preorder: "preorder",
+  backorder: "backorder",
+};
+
+function text(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  const s = typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : undefined;
+  return s === "" ? undefined : s;
+}
+
+/**
+ * Validate one row (field name -> raw value) and add it to the index. Returns
+ * the row's errors; an empty list means it was added.
+ */
+export function addOfferRow(index: OffersIndex, row: Record<string, unknown>, line: number): OfferError[] {
+  const errors: OfferError[] = [];
+  const err = (reason: OfferErrorCode, detail: string) => errors.push({ line, reason, detail });
+  const offer: Offer = { line };
+  const keys: { id?: string; gtin?: string } = {};
+  const gtinKeys: string[] = [];
+
+  const id = text(row.id);
+  if (id !== undefined) keys.id = id;
+  for (const [field, width] of [["gtin", 14], ["cip13", 13]] as const) {
+    const raw = row[field];
+    if (text(raw) === undefined) continue;
+    const parsed = parseGtin(typeof raw === "number" ? raw : text(raw), width);
+    if (parsed.ok) gtinKeys.push(parsed.value.key);
+    else err("OFFER_BAD_KEY", `${field} ${parsed.reason.detail ?? ""}`.trim());
+  }
+  if (keys.id === undefined && gtinKeys.length === 0 && errors.length === 0) err("OFFER_NO_KEY", "no id, gtin or cip13");
+
+  for (const field of ["price", "sale_price"] as const) {
+    const raw = text(row[field]);
+    if (raw === undefined) continue;
+    const cents = decimalToCents(raw);
+    if (cents.ok && cents.value > 0) offer[field === "price" ? "priceCents" : "salePriceCents"] = cents.value;
+    else err("OFFER_BAD_PRICE", `${field} ${raw}`);
+  }
+  for (const field of ["sale_from", "sale_until"] as const) {
+    const raw = row[field];
+    if (text(raw) === undefined) continue;
+    const t = parseOfferDate(typeof raw === "number" ? raw : text(raw), field === "sale_until");
+    if (t === undefined) err("OFFER_BAD_DATE", `${field} ${text(raw) ?? ""}`);
+    else offer[field === "sale_from" ? "saleFrom" : "saleUntil"] = t;
+  }
+  if (offer.saleFrom !== undefined && offer.saleUntil !== undefined && offer.saleUntil < offer.saleFrom) {
+    err("OFFER_BAD_DATE", "sale_until before sale_from");
+  }
+  const quantity = text(row.quantity);
+  if (quantity !== undefined) {
+    if (/^\d{1,9}$/.test(quantity)) offer.quantity = Number(quantity);
+    else err("OFFER_BAD_QUANTITY", quantity);
+  }
+  const availability = text(row.availability);
+  if (availability !== undefined) {
+    const a = AVAILABILITY[availability.toLowerCase().replace(/[\s-]+/g, "_")];
+    if (a === undefined) err("OFFER_BAD_AVAILABILITY", availability);
+    else offer.availability = a;
+  }
+  const link = text(row.link);
+  if (link !== undefined) {
+    if (isHttpUrl(link)) offer.link = link;
+    else err("OFFER_BAD_LINK", link);
+  }
+  if (errors.length > 0) return errors;
+
+  if ((keys.id !== undefined && index.byId.has(keys.id)) || gtinKeys.some((k) => index.byGtin.has(k))) {
+    return [{ line, reason: "OFFER_DUPLICATE", detail: keys.id ?? gtinKeys[0] ?? "" }];
+  }
+  if (offer.availability === undefined && offer.quantity !== undefined) {
+    offer.availability = offer.quantity > 0 ? "in_stock" : "out_of_stock";
+  }
+  if (keys.id !== undefined) index.byId.set(keys.id, offer);
+  for (const k of gtinKeys) index.byGtin.set(k, offer);
+  index.size++;
+  return [];
+}
+
+export function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\/[^\s/?#]+/i.test(value) || /\s/.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}

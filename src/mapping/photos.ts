@@ -1,0 +1,127 @@
+/**
+ * Choosing the photos of an item. Per photo: the locale tags (empty = any),
+ * the target group (empty = any), the type preference (frontal photos count as
+ * type `frontal`; untyped photos rank after every listed type), then
+ * displayOrder. Per photo the largest rendition the channel accepts is used,
+ * never below the channel's minimum size (the spec's pixel sizes), never in a
+ * file type the channel refuses (by the format key and by the URL's extension).
+ */
+import type { Photo } from "../catalogue/schemas/media.js";
+import { FRONTAL_FORMATS, PHOTO_FORMATS } from "../catalogue/schemas/media.js";
+import type { Product } from "../catalogue/schemas/product.js";
+import type { ChannelMapping } from "./settings.js";
+
+type Kind = "jpeg" | "png" | "webp";
+const KIND_ORDER: Record<Kind, number> = { jpeg: 0, png: 1, webp: 2 };
+
+export interface ImagePlan {
+  typeRank: Map<string, number>;
+  frontalRank: number | undefined;
+  untypedRank: number;
+  photoKeys: string[];
+  frontalKeys: string[];
+  accept: Record<Kind, boolean>;
+  locales: Set<string> | undefined;
+  targetGroup: string | null;
+  maxAdditional: number;
+  maxUrlLength: number;
+}
+
+function keyKind(key: string, frontal: boolean): Kind {
+  if (key.endsWith("Webp")) return "webp";
+  if (!frontal || key === "mediumJpeg" || key === "largeJpg") return "jpeg";
+  return "png";
+}
+
+function orderedKeys(formats: Record<string, { size: number }>, frontal: boolean, settings: ChannelMapping["images"]): string[] {
+  return Object.entries(formats)
+    .filter(([key, f]) => settings.formats[keyKind(key, frontal)] && f.size >= settings.minPixels)
+    .sort(([ka, a], [kb, b]) => b.size - a.size || KIND_ORDER[keyKind(ka, frontal)] - KIND_ORDER[keyKind(kb, frontal)])
+    .map(([key]) => key);
+}
+
+export function compileImages(settings: ChannelMapping["images"], chain: readonly string[]): ImagePlan {
+  const typeRank = new Map<string, number>();
+  settings.photoTypes.forEach((t, i) => {
+    if (!typeRank.has(t)) typeRank.set(t, i);
+  });
+  const channelLocales = new Set([chain[0] ?? "", (chain[0] ?? "").split(/[-_]/)[0] ?? ""]);
+  return {
+    typeRank,
+    frontalRank: typeRank.get("frontal"),
+    untypedRank: settings.photoTypes.length,
+    photoKeys: orderedKeys(PHOTO_FORMATS, false, settings),
+    frontalKeys: orderedKeys(FRONTAL_FORMATS, true, settings),
+    accept: { ...settings.formats },
+    locales: settings.locales === "any" ? undefined : settings.locales === "chain" ? new Set(chain) : channelLocales,
+    targetGroup: settings.targetGroup,
+    maxAdditional: settings.maxAdditional,
+    maxUrlLength: settings.maxUrlLength,
+  };
+}
+
+const EXT_KIND: Record<string, Kind | "other"> = { jpg: "jpeg", jpeg: "jpeg", png: "png", webp: "webp", gif: "other", bmp: "other", tif: "other", tiff: "other" };
+
+/** The URL's file type, when its extension tells it. */
+function urlKind(url: string): Kind | "other" | undefined {
+  const end = url.search(/[?#]|$/);
+  const dot = url.lastIndexOf(".", end);
+  if (dot === -1 || url.lastIndexOf("/", end) > dot) return undefined;
+  return EXT_KIND[url.slice(dot + 1, end).toLowerCase()];
+}
+
+function usableUrl(photo: Photo, keys: readonly string[], plan: ImagePlan): string | undefined {
+  const formats = photo.formats;
+  if (!formats) return undefined;
+  for (const key of keys) {
+    const url = formats[key];
+    if (typeof url !== "string" || url.length > plan.maxUrlLength || !/^https?:\/\//i.test(url)) continue;
+    const kind = urlKind(url);
+    if (kind === "other" || (kind !== undefined && !plan.accept[kind])) continue;
+    return url;
+  }
+  return undefined;
+}
+
+function passes(photo: Photo, plan: ImagePlan): boolean {
+  const locales = photo.locales;
+  if (plan.locales !== undefined && locales && locales.length > 0 && !locales.some((l) => plan.locales?.has(l))) return false;
+  const groups = photo.targetGroups;
+  if (plan.targetGroup !== null && groups && groups.length > 0 && !groups.includes(plan.targetGroup)) return false;
+  return true;
+}
+
+interface Candidate {
+  url: string;
+  rank: number;
+  order: number;
+  index: number;
+}
+
+function collect(photos: readonly Photo[] | null | undefined, frontal: boolean, plan: ImagePlan, out: Candidate[]): void {
+  if (!photos) return;
+  for (let i = 0; i < photos.length; i++) {
+    const photo = photos[i] as Photo;
+    const type = photo.photoType;
+    const rank = frontal ? plan.frontalRank : typeof type === "string" && type !== "" ? plan.typeRank.get(type) : plan.untypedRank;
+    if (rank === undefined || !passes(photo, plan)) continue;
+    const url = usableUrl(photo, frontal ? plan.frontalKeys : plan.photoKeys, plan);
+    if (url === undefined) continue;
+    out.push({ url, rank, order: typeof photo.displayOrder === "number" ? photo.displayOrder : Number.MAX_SAFE_INTEGER, index: out.length });
+  }
+}
+
+/** URLs of the main image then the additional ones, without duplicates; empty when none is usable. */
+export function selectImages(product: Product, plan: ImagePlan): string[] {
+  const candidates: Candidate[] = [];
+  collect(product.photos, false, plan, candidates);
+  if (plan.frontalRank !== undefined) collect(product.frontals, true, plan, candidates);
+  if (candidates.length === 0) return [];
+  candidates.sort((a, b) => a.rank - b.rank || a.order - b.order || a.index - b.index);
+  const urls: string[] = [];
+  for (const c of candidates) {
+    if (urls.length > plan.maxAdditional) break;
+    if (!urls.includes(c.url)) urls.push(c.url);
+  }
+  return urls;
+}

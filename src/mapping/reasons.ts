@@ -1,0 +1,80 @@
+/**
+ * Every reason a product is left out of a channel (or an offers row is refused),
+ * as stable UPPER_SNAKE codes. The run report counts products per code, so a code
+ * is never renamed; the one-line descriptions are what the README table shows.
+ */
+export const REASONS = {
+  // Eligibility: the product is not meant to be sold on this channel.
+  DELETED: "The product is marked deleted in the catalogue.",
+  REPLACED: "Status `replaced`; detail is the replacement product id.",
+  STATUS_INACTIVE: "Status `inactive`.",
+  STATUS_NO_SELECTION: "Status `no_selection`.",
+  STATUS_UNKNOWN: "A status value this version does not know; detail is the value.",
+  OFFICIALLY_DELETED: "`officialDeletionAt` is in the past; detail is the date.",
+  PRESCRIPTION: "Prescription product and the channel does not opt in (`allowPrescription`).",
+  MEDICINE: "Medicine (catalog category type `medicine`) and the channel forbids medicines.",
+  VETERINARY: "Veterinary medicine and the channel forbids them.",
+  RULE_EXCLUDED: "Matched one of the channel's exclude rules; detail is the rule name.",
+  RULE_NOT_INCLUDED: "Did not match the channel's include rule.",
+  NO_OFFER: "The offers file has no row for the product and the channel's policy is `skip`.",
+  OUT_OF_STOCK: "Out of stock and the channel excludes out-of-stock items.",
+  // Content: the product cannot be published correctly.
+  MISSING_TITLE: "No name in the channel's locale chain (or the title template renders empty).",
+  MISSING_DESCRIPTION: "No usable description in the locale chain and the channel requires one.",
+  MISSING_LINK: "The link template needs a value the product lacks, or no absolute http(s) URL results.",
+  MISSING_BRAND: "No brand name and the channel requires one.",
+  INVALID_ID: "The id template renders empty or longer than the channel's limit.",
+  MISSING_GTIN: "No GTIN at all and the channel neither allows identifier_exists=no nor optional GTINs.",
+  INVALID_GTIN: "GTIN codes present but none valid (length, check digit, restricted or coupon prefix); detail lists them.",
+  NO_PRICE: "None of the channel's price sources has a value.",
+  INVALID_PRICE: "The chosen price is not a positive amount in the source unit; detail is the value.",
+  INVALID_VAT: "A price needs VAT and `vat` is not 21, 0.21 or 2100 style; detail is the value.",
+  NO_IMAGE: "No photo passes the channel's locale, target group, type, format and size rules.",
+  MAPPING_ERROR: "Unexpected data shape that mapping could not handle; detail is the message (a bug to report).",
+} as const;
+
+export type ReasonCode = keyof typeof REASONS;
+export const REASON_CODES = Object.keys(REASONS) as ReasonCode[];
+
+/** Observations on an item that is published anyway; counted in the run report too. */
+export const WARNINGS = {
+  GTIN_DROPPED: "An invalid GTIN was left out while a valid one was published; detail is the code.",
+  VAT_IGNORED: "`vat` is invalid but a price source that includes VAT was used; detail is the value.",
+  PRICE_SOURCE_SKIPPED: "A price source had a bad value and the next one was used; detail names it.",
+  SALE_IGNORED: "The offer's sale price is not below the price; detail is the sale price.",
+  DESCRIPTION_TRUNCATED: "The description was cut at the channel's limit.",
+  TITLE_TRUNCATED: "The title was cut at the channel's limit.",
+} as const;
+export type WarningCode = keyof typeof WARNINGS;
+
+/** Problems of one row of an offers file. */
+export const OFFER_ERRORS = {
+  OFFER_PARSE: "The file (or this row) is not valid CSV / JSON.",
+  OFFER_UNKNOWN_FIELD: "A column or key the offers format does not define (typo?).",
+  OFFER_NO_KEY: "The row has none of id, gtin, cip13.",
+  OFFER_BAD_KEY: "The gtin / cip13 is not a valid GTIN.",
+  OFFER_DUPLICATE: "A second row for the same product key; the first one is kept.",
+  OFFER_BAD_PRICE: "price or sale_price is not a positive decimal with at most two decimals.",
+  OFFER_BAD_DATE: "sale_from or sale_until is not an ISO 8601 date or Unix seconds, or until < from.",
+  OFFER_BAD_QUANTITY: "quantity is not a non-negative integer.",
+  OFFER_BAD_AVAILABILITY: "availability is not in_stock, out_of_stock, preorder or backorder.",
+  OFFER_BAD_LINK: "link is not an absolute http(s) URL.",
+} as const;
+export type OfferErrorCode = keyof typeof OFFER_ERRORS;
+
+export interface Reason<C extends string = ReasonCode> {
+  code: C;
+  /** Short human text: the bad value, the replacement id, the rule name. */
+  detail?: string;
+}
+
+/** What every pure mapping function returns where data can be bad. */
+export type Result<T, C extends string = ReasonCode> = { ok: true; value: T } | { ok: false; reason: Reason<C> };
+
+export function ok<T>(value: T): { ok: true; value: T } {
+  return { ok: true, value };
+}
+
+export function fail<C extends string>(code: C, detail?: string): { ok: false; reason: Reason<C> } {
+  return { ok: false, reason: detail === undefined ? { code } : { code, detail } };
+}

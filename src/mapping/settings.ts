@@ -1,0 +1,190 @@
+/**
+ * Everything mapping needs to know about one channel. The config layer embeds
+ * this schema in each channel file and presets fill it in; every field has a
+ * default so an empty object is a valid (generic, French, EUR) channel.
+ * Objects are strict so a typo in a channel file is an error, not a silent default.
+ */
+import { z } from "zod";
+import { Rule } from "./rules.js";
+
+/** Where a price may come from, tried in the channel's order. */
+export const PRICE_SOURCES = [
+  /** The offers file's price (VAT included). */
+  "offer",
+  /** publicPrice: includes VAT. */
+  "publicPrice",
+  /** ttcPrice: includes VAT. */
+  "ttcPrice",
+  /** tfrPrice: includes VAT. */
+  "tfrPrice",
+  /** manufacturerPrice plus the product's VAT. */
+  "manufacturerPriceWithVat",
+] as const;
+export type PriceSource = (typeof PRICE_SOURCES)[number];
+
+const Locale = z.string().regex(/^[a-z]{2}(?:[-_][A-Za-z]{2})?$/, "a language code such as fr");
+const Template = z.string().max(2000);
+
+export const IdSettings = z
+  .object({
+    /** Template of the item id; `{{id}}` is the catalogue id. */
+    template: Template.default("{{id}}"),
+    /** Longer ids are refused (INVALID_ID): Google and Microsoft allow 50. */
+    maxLength: z.number().int().min(1).default(50),
+  })
+  .strict();
+
+export const PriceSettings = z
+  .object({
+    /** Price sources in order of preference; the first with a value wins. */
+    sources: z.array(z.enum(PRICE_SOURCES)).min(1).default(["offer", "publicPrice", "manufacturerPriceWithVat"]),
+    /** "12.99" or "12,99". Thousands are never separated. */
+    decimalSeparator: z.enum([".", ","]).default("."),
+    /** "12.99 EUR" (Google, Meta) or the bare number (idealo, Kelkoo). */
+    currency: z.enum(["suffix", "none"]).default("suffix"),
+  })
+  .strict();
+
+export const OfferSettings = z
+  .object({
+    /** A product the offers file does not list: left out (NO_OFFER) or sold at the catalogue price, in stock. */
+    whenMissing: z.enum(["skip", "catalogue"]).default("catalogue"),
+    /** Leave out items whose offer says out of stock (OUT_OF_STOCK) instead of publishing them as such. */
+    excludeOutOfStock: z.boolean().default(false),
+  })
+  .strict();
+
+export const GtinSettings = z
+  .object({
+    /** Output width: GTIN-13 where the code has one (else as received), as received, or always 14 digits. */
+    output: z.enum(["gtin13-when-possible", "as-is", "gtin14"]).default("gtin13-when-possible"),
+    /** Without a valid GTIN, publish with identifier_exists=no when brand and mpn are known (Google). */
+    allowIdentifierExistsNo: z.boolean().default(false),
+    /** Leave out products without a valid GTIN (MISSING_GTIN / INVALID_GTIN) unless the rule above applies. */
+    required: z.boolean().default(true),
+  })
+  .strict();
+
+export const BrandSettings = z
+  .object({
+    /** Leave out products without a brand name (MISSING_BRAND). */
+    required: z.boolean().default(false),
+  })
+  .strict();
+
+export const ImageSettings = z
+  .object({
+    /** Photo locales: `channel` = tagged with the channel locale (or untagged), `chain` = any locale of the fallback chain, `any` = ignore tags. */
+    locales: z.enum(["channel", "chain", "any"]).default("channel"),
+    /** Target group a photo must be tagged with (untagged photos pass); null accepts any. */
+    targetGroup: z.string().nullable().default("public"),
+    /** Photo types in order of preference; `frontal` means the frontal photos. Types not listed are not used. */
+    photoTypes: z.array(z.string().min(1)).min(1).default(["packshot", "productshot", "frontal", "lifestyle_image"]),
+    /** Image file types the channel accepts. The largest accepted rendition is published. */
+    formats: z
+      .object({
+        /** JPEG renditions (photos: thumbnail..huge; frontals: mediumJpeg, largeJpg). */
+        jpeg: z.boolean().default(true),
+        /** PNG renditions (frontals: thumbnail, medium, huge; transparent). */
+        png: z.boolean().default(true),
+        /** WebP renditions (...Webp keys). Off unless the channel accepts WebP. */
+        webp: z.boolean().default(false),
+      })
+      .strict()
+      .prefault({}),
+    /** Smallest side in pixels, using the spec's sizes (thumbnail 200, medium 450, large 900, huge 1500). */
+    minPixels: z.number().int().min(0).default(500),
+    /** Additional images after the main one. */
+    maxAdditional: z.number().int().min(0).default(10),
+    /** Longer URLs are not used (Google: 2000). */
+    maxUrlLength: z.number().int().min(1).default(2000),
+    /** Leave out products without a usable photo (NO_IMAGE). */
+    required: z.boolean().default(true),
+  })
+  .strict();
+
+export const TitleSettings = z
+  .object({
+    /** Template over the product: {{brand}}, {{name}}, {{packageContent}}, ... (see README). */
+    template: Template.default("{{brand}} {{name}}"),
+    /** Cut on a word boundary at this many characters. */
+    maxLength: z.number().int().min(1).default(150),
+  })
+  .strict();
+
+export const DescriptionSettings = z
+  .object({
+    /** Description types in order of preference, per locale of the chain. */
+    types: z.array(z.string().min(1)).min(1).default(["full_description", "properties", "indication", "usage", "composition"]),
+    /** Target group a description must be tagged with (untagged pass); null accepts any. */
+    targetGroup: z.string().nullable().default("public"),
+    /** Cut on a word boundary at this many characters. */
+    maxLength: z.number().int().min(1).default(5000),
+    /** Leave out products without a description (MISSING_DESCRIPTION). */
+    required: z.boolean().default(true),
+  })
+  .strict();
+
+export const CategorySettings = z
+  .object({
+    /** Public category id -> Google taxonomy id; the nearest mapped ancestor of the product's category wins. */
+    googleCategoryMap: z.record(z.string().regex(/^\d+$/), z.union([z.string().min(1), z.number().int()])).default({}),
+    /** Taxonomy id when no ancestor is mapped (e.g. 491, Health & Beauty > Health Care); none by default. */
+    defaultGoogleCategory: z.union([z.string().min(1), z.number().int()]).optional(),
+    /** Joins the category path into product_type. */
+    separator: z.string().default(" > "),
+  })
+  .strict();
+
+export const EligibilitySettings = z
+  .object({
+    /** Prescription products are banned from every channel unless this opts in (Google certified pharmacies only). */
+    allowPrescription: z.boolean().default(false),
+    /** Medicines (catalog category type `medicine`). */
+    allowMedicines: z.boolean().default(true),
+    /** Veterinary medicines (catalog category type `veterinary_medicine`). */
+    allowVeterinary: z.boolean().default(true),
+    /** When set, only products matching this rule are published. */
+    include: Rule.optional(),
+    /** Products matching any of these rules are left out. */
+    exclude: z.array(Rule).default([]),
+  })
+  .strict();
+
+export const LinkSettings = z
+  .object({
+    /** URL template; inserted values are URL-encoded ({{{x}}} inserts raw). Empty = only offers-file links. */
+    template: Template.default(""),
+    /** Longer links are refused (MISSING_LINK). */
+    maxLength: z.number().int().min(1).default(2000),
+  })
+  .strict();
+
+export const ChannelMapping = z
+  .object({
+    /** Language of the feed: localized fields are read in this locale first. */
+    locale: Locale.default("fr"),
+    /** Locales tried in order when a field is missing or empty in `locale`. */
+    fallbackLocales: z.array(Locale).default(["en"]),
+    /** ISO 3166 country of the feed. */
+    country: z.string().regex(/^[A-Z]{2}$/).default("FR"),
+    /** ISO 4217 currency of every price. */
+    currency: z.string().regex(/^[A-Z]{3}$/).default("EUR"),
+    id: IdSettings.prefault({}),
+    price: PriceSettings.prefault({}),
+    offers: OfferSettings.prefault({}),
+    gtin: GtinSettings.prefault({}),
+    brand: BrandSettings.prefault({}),
+    images: ImageSettings.prefault({}),
+    title: TitleSettings.prefault({}),
+    description: DescriptionSettings.prefault({}),
+    categories: CategorySettings.prefault({}),
+    eligibility: EligibilitySettings.prefault({}),
+    link: LinkSettings.prefault({}),
+    /** Extra fields: name -> template, rendered into `custom.<name>` of every item. */
+    custom: z.record(z.string().regex(/^[A-Za-z_][\w-]*$/), Template).default({}),
+  })
+  .strict();
+
+export type ChannelMappingInput = z.input<typeof ChannelMapping>;
+export type ChannelMapping = z.output<typeof ChannelMapping>;
