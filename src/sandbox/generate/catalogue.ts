@@ -1,0 +1,116 @@
+/**
+ * The generated catalogue: reference data built once (small, fixed size) and
+ * products generated on demand from (seed, index). Nothing per product is held,
+ * so a 100,000-product stream costs the memory of one product at a time.
+ *
+ *   createCatalogue({ seed, products, assetBaseUrl })
+ *     .product(i)      wire object of product i (fresh object each call)
+ *     .products()      all products in index order (= id ASC order)
+ *     .media()         all media items in id order
+ *     .brands, .organizations, ... reference arrays (shared, do not mutate)
+ */
+import { idBase, indexOfProductId } from "./codes.js";
+import { factCreatedAt, factId, factStatus, factStatusTouchedAt, factUpdatedAt, type FactsContext, type Status } from "./facts.js";
+import { hash3 } from "./prng.js";
+import { generateProduct } from "./product.js";
+import { buildRecords } from "./records.js";
+import { buildReference, type Reference } from "./reference.js";
+import { HIDDEN, type CorrectionHidden, type MediaHidden, type OrganizationHidden, type ProductHidden, type UpdateHidden, type Wire, type WithHidden } from "./types.js";
+
+export interface CatalogueOptions {
+  seed: number;
+  /** Number of products N. */
+  products: number;
+  /** Photo and leaflet URLs start with this (the sandbox's own base URL, no /v4). */
+  assetBaseUrl: string;
+}
+
+export type ProductRecord = WithHidden<ProductHidden>;
+export type MediaRecord = WithHidden<MediaHidden>;
+
+export interface Catalogue {
+  readonly seed: number;
+  readonly total: number;
+  readonly assetBaseUrl: string;
+  /** Product i (0 <= i < total) as sent on the wire; hidden facts under HIDDEN. About 5 KB of JSON. */
+  product(i: number): ProductRecord;
+  /** Products 0..total-1, generated one at a time. */
+  products(): Iterable<ProductRecord>;
+  /** Cheap facts of product i, without generating it. */
+  id(i: number): string;
+  status(i: number): Status;
+  createdAt(i: number): number;
+  updatedAt(i: number): number;
+  statusTouchedAt(i: number): number;
+  /** Index of a product id of this catalogue, or -1. */
+  indexOf(id: string): number;
+  /** Media items (photos, frontals, links) of product i, as media/query returns them. */
+  mediaOf(i: number): MediaRecord[];
+  /** Every media item, in id order (product by product). */
+  media(): Iterable<MediaRecord>;
+  readonly brands: readonly Wire[];
+  readonly productFamilies: readonly Wire[];
+  readonly activeIngredients: readonly Wire[];
+  readonly publicCategories: readonly Wire[];
+  readonly catalogCategories: readonly Wire[];
+  readonly organizations: readonly WithHidden<OrganizationHidden>[];
+  readonly users: readonly Wire[];
+  readonly updates: readonly WithHidden<UpdateHidden>[];
+  readonly corrections: readonly WithHidden<CorrectionHidden>[];
+  /** Internals the server's filters need (brand owners, ...). */
+  readonly reference: Reference;
+}
+
+/** Media items as media/query sends them: no product-specific displayOrder/organizations. */
+function standaloneMedia(item: Wire): MediaRecord {
+  const { displayOrder: _d, organizations: _o, ...rest } = item;
+  return { ...rest, [HIDDEN]: (item as MediaRecord)[HIDDEN] } as MediaRecord;
+}
+
+export function createCatalogue(options: CatalogueOptions): Catalogue {
+  const { seed, assetBaseUrl } = options;
+  const total = options.products;
+  const seedHash = hash3(seed, 0x5a9d);
+  const facts: FactsContext = { seedHash, idBase: idBase(seedHash) };
+  const reference = buildReference(seed);
+  const records = buildRecords(seed, total, facts, reference);
+  const ctx = { ...facts, ref: reference, assetBaseUrl };
+  const product = (i: number): ProductRecord => generateProduct(ctx, i);
+  const mediaOf = (i: number): MediaRecord[] => {
+    const p = product(i);
+    const items = [...(p.photos as Wire[]), ...(p.frontals as Wire[]), ...(p.links as Wire[])];
+    return items.map(standaloneMedia);
+  };
+  return {
+    seed,
+    total,
+    assetBaseUrl,
+    product,
+    *products() {
+      for (let i = 0; i < total; i++) yield product(i);
+    },
+    id: (i) => factId(facts, i),
+    status: (i) => factStatus(facts, i),
+    createdAt: (i) => factCreatedAt(facts, i),
+    updatedAt: (i) => factUpdatedAt(facts, i),
+    statusTouchedAt: (i) => factStatusTouchedAt(facts, i),
+    indexOf(id) {
+      const i = indexOfProductId(facts.idBase, id);
+      return i >= 0 && i < total && factId(facts, i) === id ? i : -1;
+    },
+    mediaOf,
+    *media() {
+      for (let i = 0; i < total; i++) yield* mediaOf(i);
+    },
+    brands: reference.brands,
+    productFamilies: reference.productFamilies,
+    activeIngredients: reference.activeIngredients,
+    publicCategories: reference.publicCategories,
+    catalogCategories: reference.catalogCategories,
+    organizations: reference.organizations,
+    users: records.users,
+    updates: records.updates,
+    corrections: records.corrections,
+    reference,
+  };
+}

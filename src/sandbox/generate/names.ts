@@ -1,0 +1,77 @@
+/**
+ * Product names per locale, with the oddities a feed meets in real data, each a
+ * few percent: `& < > " '`, commas, emoji, very long names, a missing locale or
+ * an empty string.
+ */
+import type { Rng } from "./prng.js";
+import { CARE_PRODUCTS, EMOJI, MEDICINE_FORMS, QUALIFIERS, SPECIAL_FRAGMENTS, VET_PRODUCTS, type Tri } from "./text.js";
+import type { LocalizedText } from "./types.js";
+
+export type Kind = "medicine" | "veterinary_medicine" | "non_medical";
+
+/** Shares of each name oddity (per product). */
+export const NAME_ODDITY = { special: 0.03, comma: 0.05, emoji: 0.02, long: 0.02, missing: 0.03, empty: 0.03 } as const;
+
+function base(rng: Rng, kind: Kind, brand: string, locale: keyof Tri, pickA: number, pickB: number, n: number): string {
+  if (kind === "medicine") {
+    const form = MEDICINE_FORMS[pickA % MEDICINE_FORMS.length] as Tri;
+    return `${brand} ${n * 50} mg ${form[locale]} ${pickB * 10 + 10}`;
+  }
+  if (kind === "veterinary_medicine") {
+    const what = VET_PRODUCTS[pickA % VET_PRODUCTS.length] as Tri;
+    return `${brand} ${what[locale]} ${pickB + 2}`;
+  }
+  const what = CARE_PRODUCTS[pickA % CARE_PRODUCTS.length] as Tri;
+  const qualifier = pickB % 3 === 0 ? ` ${(QUALIFIERS[pickB % QUALIFIERS.length] as Tri)[locale]}` : "";
+  return `${brand} ${what[locale]}${qualifier} ${n * 25} ml`;
+}
+
+/** The name in each locale of `locales`; `rng` decides the oddities. */
+export function productName(rng: Rng, kind: Kind, brand: string, locales: readonly string[]): LocalizedText {
+  const pickA = rng.int(0, 1000);
+  const pickB = rng.int(0, 9);
+  const n = rng.int(1, 20);
+  const u = rng.next();
+  const name: LocalizedText = {};
+  for (const locale of locales) {
+    const l = (locale === "de" ? "en" : locale) as keyof Tri;
+    name[locale] = base(rng, kind, brand, l, pickA, pickB, n);
+  }
+  // One oddity at most per product keeps the shares readable in tests.
+  const o = NAME_ODDITY;
+  let edge = o.special;
+  if (u < edge) {
+    const fragment = rng.pick(SPECIAL_FRAGMENTS);
+    for (const k of Object.keys(name)) name[k] += fragment;
+  } else if (u < (edge += o.comma)) {
+    for (const k of Object.keys(name)) name[k] = (name[k] as string).replace(" ", ", ") + ", 1 pc";
+  } else if (u < (edge += o.emoji)) {
+    const emoji = rng.pick(EMOJI);
+    for (const k of Object.keys(name)) name[k] = `${emoji} ${name[k]}`;
+  } else if (u < (edge += o.long)) {
+    for (const k of Object.keys(name)) {
+      let long = name[k] as string;
+      while (long.length < 220) long += ` ${(QUALIFIERS[long.length % QUALIFIERS.length] as Tri).fr} ${long.length}`;
+      name[k] = long;
+    }
+  } else if (u < (edge += o.missing)) {
+    if (locales.length > 1) delete name[locales[locales.length - 1] as string];
+  } else if (u < edge + o.empty) {
+    if (locales.length > 1) name[locales[locales.length - 1] as string] = "";
+  }
+  return name;
+}
+
+/** A URL slug of each name (the service's seoName). */
+export function seoName(name: LocalizedText): LocalizedText {
+  const out: LocalizedText = {};
+  for (const k of Object.keys(name)) {
+    out[k] = (name[k] as string)
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "");
+  }
+  return out;
+}

@@ -1,0 +1,105 @@
+/**
+ * Word pools for names, descriptions and reference data, per locale. Built once
+ * at module load; products pick from them, so per-product text costs a few
+ * concatenations. The HTML is what the service sends (its allowed tags, entities).
+ */
+import type { Rng } from "./prng.js";
+
+export type Locale = "fr" | "nl" | "en" | "de";
+export type Tri = { fr: string; nl: string; en: string };
+
+export const BRAND_STEMS = [
+  "Derma", "Pharma", "Vita", "Medi", "Nutri", "Bio", "Omega", "Sana", "Cura", "Flora",
+  "Aqua", "Pura", "Natu", "Ortho", "Calma", "Immu", "Osteo", "Lacto", "Vigo", "Sensi",
+] as const;
+export const BRAND_ENDS = ["sol", "line", "care", "lab", "vit", "med", "pharm", "derm", "plus", "ia"] as const;
+/** Real-world brand spellings that break naive CSV/XML writers. */
+export const ODD_BRANDS = ["Roger & Gallet", "L'Oréal Paris", "Dr. Hauschka", "A-Derma", "Klorane \"Bio\"", "Ducray, Laboratoires"] as const;
+
+export const INGREDIENTS: readonly Tri[] = [
+  ["paracétamol", "paracetamol", "paracetamol"], ["ibuprofène", "ibuprofen", "ibuprofen"],
+  ["acide acétylsalicylique", "acetylsalicylzuur", "acetylsalicylic acid"], ["amoxicilline", "amoxicilline", "amoxicillin"],
+  ["oméprazole", "omeprazol", "omeprazole"], ["cétirizine", "cetirizine", "cetirizine"], ["loratadine", "loratadine", "loratadine"],
+  ["diclofénac", "diclofenac", "diclofenac"], ["codéine", "codeïne", "codeine"], ["tramadol", "tramadol", "tramadol"],
+  ["diazépam", "diazepam", "diazepam"], ["lorazépam", "lorazepam", "lorazepam"], ["métformine", "metformine", "metformin"],
+  ["simvastatine", "simvastatine", "simvastatin"], ["lopéramide", "loperamide", "loperamide"], ["xylométazoline", "xylometazoline", "xylometazoline"],
+  ["chlorhexidine", "chloorhexidine", "chlorhexidine"], ["magnésium", "magnesium", "magnesium"], ["vitamine D3", "vitamine D3", "vitamin D3"],
+  ["acide hyaluronique", "hyaluronzuur", "hyaluronic acid"], ["zinc", "zink", "zinc"], ["fer", "ijzer", "iron"],
+  ["mélatonine", "melatonine", "melatonin"], ["fipronil", "fipronil", "fipronil"], ["milbémycine", "milbemycine", "milbemycin"],
+].map(([fr, nl, en]) => ({ fr: fr as string, nl: nl as string, en: en as string }));
+
+/** Product nouns by catalog category type. */
+export const MEDICINE_FORMS: readonly Tri[] = [
+  ["comprimés", "tabletten", "tablets"], ["gélules", "capsules", "capsules"], ["sirop", "siroop", "syrup"],
+  ["comprimés effervescents", "bruistabletten", "effervescent tablets"], ["spray nasal", "neusspray", "nasal spray"],
+  ["suppositoires", "zetpillen", "suppositories"], ["gel", "gel", "gel"], ["solution buvable", "drinkbare oplossing", "oral solution"],
+].map(([fr, nl, en]) => ({ fr: fr as string, nl: nl as string, en: en as string }));
+
+export const CARE_PRODUCTS: readonly Tri[] = [
+  ["Crème de jour", "Dagcrème", "Day cream"], ["Shampooing doux", "Milde shampoo", "Gentle shampoo"],
+  ["Lait corporel", "Bodymilk", "Body lotion"], ["Baume à lèvres", "Lippenbalsem", "Lip balm"],
+  ["Gel douche", "Douchegel", "Shower gel"], ["Dentifrice", "Tandpasta", "Toothpaste"],
+  ["Complément alimentaire", "Voedingssupplement", "Food supplement"], ["Crème solaire SPF50", "Zonnecrème SPF50", "Sun cream SPF50"],
+  ["Sérum anti-âge", "Anti-age serum", "Anti-ageing serum"], ["Pansements", "Pleisters", "Plasters"],
+  ["Thermomètre", "Thermometer", "Thermometer"], ["Lait infantile", "Zuigelingenmelk", "Infant milk"],
+].map(([fr, nl, en]) => ({ fr: fr as string, nl: nl as string, en: en as string }));
+
+export const VET_PRODUCTS: readonly Tri[] = [
+  ["pipettes pour chiens", "pipetten voor honden", "spot-on for dogs"], ["comprimés pour chats", "tabletten voor katten", "tablets for cats"],
+  ["vermifuge chiens", "ontwormingsmiddel honden", "dewormer for dogs"], ["collier antiparasitaire", "vlooienband", "flea collar"],
+].map(([fr, nl, en]) => ({ fr: fr as string, nl: nl as string, en: en as string }));
+
+export const QUALIFIERS: readonly Tri[] = [
+  ["Forte", "Forte", "Forte"], ["Junior", "Junior", "Junior"], ["Sans sucre", "Suikervrij", "Sugar free"],
+  ["Peaux sensibles", "Gevoelige huid", "Sensitive skin"], ["Bio", "Bio", "Organic"], ["Extra", "Extra", "Extra"],
+].map(([fr, nl, en]) => ({ fr: fr as string, nl: nl as string, en: en as string }));
+
+export const EMOJI = ["🌿", "☀️", "💊", "❤️", "👶", "🐶"] as const;
+/** Fragments with the five characters every writer must escape. */
+export const SPECIAL_FRAGMENTS = [` & Co`, ` <Bio>`, ` "Original"`, ` l'Original`, ` 5 > 3`, ` <b>&amp;</b>`] as const;
+
+/** A paragraph pool per locale: entities, <p>, <br>, <ul><li>, <strong>, as the service's HTML whitelist allows. */
+const PARAGRAPHS: Record<Locale, readonly string[]> = {
+  fr: [
+    "<p>Soulage rapidement les douleurs l&eacute;g&egrave;res &agrave; mod&eacute;r&eacute;es et fait baisser la fi&egrave;vre.</p>",
+    "<p><strong>Posologie&nbsp;:</strong> 1 comprim&eacute; toutes les 4 &agrave; 6 heures.<br>Ne pas d&eacute;passer 3 g par jour.</p>",
+    "<ul><li>Sans parab&egrave;nes</li><li>Test&eacute; sous contr&ocirc;le dermatologique</li><li>Convient aux peaux &laquo;&nbsp;sensibles&nbsp;&raquo;</li></ul>",
+    "<p>Tenir hors de la port&eacute;e des enfants. Conserver &lt; 25&nbsp;&deg;C.</p>",
+    "<p>Formule enrichie en vitamines B6 &amp; B12, pour r&eacute;duire la fatigue.<br />Format pratique &agrave; emporter.</p>",
+    "<p>Appliquer matin et soir sur une peau propre et s&egrave;che. <em>Usage externe.</em></p>",
+  ],
+  nl: [
+    "<p>Verlicht snel lichte tot matige pijn en verlaagt koorts.</p>",
+    "<p><strong>Dosering:</strong> 1 tablet om de 4 tot 6 uur.<br>Niet meer dan 3 g per dag.</p>",
+    "<ul><li>Zonder parabenen</li><li>Dermatologisch getest</li><li>Geschikt voor de &quot;gevoelige&quot; huid</li></ul>",
+    "<p>Buiten het bereik van kinderen houden. Bewaren &lt; 25&nbsp;&deg;C.</p>",
+    "<p>Formule met vitamine B6 &amp; B12, vermindert vermoeidheid.<br />Handig formaat voor onderweg.</p>",
+    "<p>&#39;s Ochtends en &#39;s avonds aanbrengen op een schone, droge huid.</p>",
+  ],
+  en: [
+    "<p>Fast relief of mild to moderate pain and fever.</p>",
+    "<p><strong>Dosage:</strong> 1 tablet every 4 to 6 hours.<br>Do not exceed 3 g per day.</p>",
+    "<ul><li>Paraben free</li><li>Dermatologically tested</li><li>Suitable for &quot;sensitive&quot; skin</li></ul>",
+    "<p>Keep out of the reach of children. Store &lt; 25&nbsp;&deg;C.</p>",
+    "<p>Enriched with vitamins B6 &amp; B12 to reduce tiredness.<br />Handy travel size.</p>",
+    "<p>Apply morning &amp; evening to clean, dry skin. <em>For external use only.</em></p>",
+  ],
+  de: [
+    "<p>Lindert rasch leichte bis m&auml;&szlig;ige Schmerzen und senkt Fieber.</p>",
+    "<ul><li>Ohne Parabene</li><li>Dermatologisch getestet</li></ul>",
+    "<p>F&uuml;r Kinder unzug&auml;nglich aufbewahren.</p>",
+  ],
+};
+
+/** HTML content of one description in one locale: two or three paragraphs of the pool. */
+export function descriptionHtml(rng: Rng, locale: Locale): string {
+  const pool = PARAGRAPHS[locale];
+  const first = rng.int(0, pool.length - 1);
+  let html = (pool[first] as string) + (pool[(first + 1 + rng.int(0, 1)) % pool.length] as string);
+  if (rng.chance(0.4)) html += pool[(first + 3) % pool.length] as string;
+  return html;
+}
+
+export const PERSON_FIRST = ["Anne", "Luc", "Sofie", "Marc", "Julie", "Pieter", "Camille", "Tom", "Élodie", "Jan"] as const;
+export const PERSON_LAST = ["Peeters", "Janssens", "Dubois", "Lambert", "Maes", "Martin", "Leroy", "Claes", "Girard", "Smet"] as const;
+export const CITIES = [["Bruxelles", "BE", "1000"], ["Antwerpen", "BE", "2000"], ["Gent", "BE", "9000"], ["Liège", "BE", "4000"], ["Paris", "FR", "75001"], ["Lyon", "FR", "69001"], ["Lille", "FR", "59000"]] as const;

@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { request } from "node:http";
+import { ALL, open } from "./helpers.js";
+
+/** Reads a stream response with node:http, keeping the bytes received before any error. */
+function rawStream(url: string, auth: string, body: unknown): Promise<{ status: number; text: string; error?: Error; chunks: number; headersAt: number; doneAt: number }> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const req = request(url + "/v4/products/stream", { method: "POST", headers: { authorization: auth, "content-type": "application/json" } }, (res) => {
+      const headersAt = performance.now() - started;
+      const parts: Buffer[] = [];
+      let chunks = 0;
+      const finish = (error?: Error) => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString("utf8"), error, chunks, headersAt, doneAt: performance.now() - started });
+      res.on("data", (b: Buffer) => {
+        chunks++;
+        parts.push(b);
+      });
+      res.on("end", () => finish());
+      res.on("error", (e) => finish(e));
+      res.on("aborted", () => finish(new Error("aborted")));
+    });
+    req.on("error", (e) => resolve({ status: 0, text: "", error: e, chunks: 0, headersAt: 0, doneAt: 0 }));
+    req.end(JSON.stringify(body));
+  });
+}
+
+const authOf = (api: Awaited<ReturnType<typeof open>>) => "Basic " + Buffer.from(`${api.sandbox.keyId}:${api.sandbox.keySecret}`).toString("base64");
+
+describe("fault injection", () => {
+  it("failFirst answers failStatus with the service body, then recovers; stats count them", async () => {
+    const api = await open({ products: 20, faults: { failFirst: 2, failStatus: 502 } });
+    try {
+      const statuses: number[] = [];
+      for (let k = 0; k < 3; k++) {
+        const res = await api.post("/v4/products/query", { ...ALL, page: { no: 0, size: 10 } });
+        statuses.push(res.status);
+        if (k === 0) expect(((await res.json()) as { error: { status: number; code: string } }).error).toMatchObject({ status: 502, code: "server.bad_gateway" });
+        else await res.arrayBuffer();
+      }
+      expect(statuses).toEqual([502, 502, 200]);
+      expect(api.sandbox.stats.requests).toBe(3);
+      expect(api.sandbox.stats.byPath.get("/v4/products/query")).toBe(3);
+    } finally {
+      await api.sandbox.close();
+    }
+  });
+
+  it("tooManyFirst answers 429 too_many_requests without Retry-After, after the 5xx storm", async () => {
+    const api = await open({ products: 20, faults: { failFirst: 1, tooManyFirst: 2 } });
+    try {
+      const got: [number, string | null][] = [];
+      for (let k = 0; k < 4; k++) {
+        const res = await api.post("/v4/products/query", { ...ALL, page: { no: 0, size: 10 } });
+        got.push([res.status, res.headers.get("retry-after")]);
+        const body = (await res.json()) as { error?: { code: string } };
+        if (res.status === 429) expect(body.error?.code).toBe("too_many_requests");
+      }
+      expect(got).toEqual([[503, null], [429, null], [429, null], [200, null]]);
+    } finally {
+      await api.sandbox.close();
+    }
+  });
+
+  it("dropAfterLines cuts the i-th stream after i*K lines, dropTimes times", async () => {
+    const api = await open({ products: 40, faults: { dropAfterLines: 5, dropTimes: 2 } });
+    try {
+      const received: number[] = [];
+      for (let k = 0; k < 3; k++) {
+        const r = await rawStream(api.sandbox.url, authOf(api), ALL);
+        const complete = r.text.split("\n").filter((l) => l !== "");
+        received.push(complete.length);
+        if (k < 2) expect(r.error).toBeDefined();
+        else expect(r.error).toBeUndefined();
+      }
+      expect(received).toEqual([5, 10, 40]);
+    } finally {
+      await api.sandbox.close();
+    }
+  });
+
+  it("corruptLine sends that meta.index as broken JSON on every stream", async () => {
+    const api = await open({ products: 10, faults: { corruptLine: 3 } });
+    try {
+      for (let k = 0; k < 2; k++) {
+        const r = await rawStream(api.sandbox.url, authOf(api), ALL);
+        const lines = r.text.trimEnd().split("\n");
+        expect(lines).toHaveLength(10);
+        expect(() => JSON.parse(lines[3] as string)).toThrow();
+        expect((JSON.parse(lines[4] as string) as { meta: { index: number } }).meta.index).toBe(4);
+      }
+    } finally {
+      await api.sandbox.close();
+    }
+  });
+
+  it("chunkBytes writes tiny chunks that still reassemble to the same bytes", async () => {
+    const plain = await open({ products: 3, seed: 4 });
+    const chunked = await open({ products: 3, seed: 4, faults: { chunkBytes: 1 } });
+    try {
+      const a = await rawStream(plain.sandbox.url, authOf(plain), ALL);
+      const b = await rawStream(chunked.sandbox.url, authOf(chunked), ALL);
+      expect(b.chunks).toBeGreaterThan(a.chunks * 20);
+      expect(b.text.replaceAll(chunked.sandbox.url, "U")).toBe(a.text.replaceAll(plain.sandbox.url, "U"));
+    } finally {
+      await plain.sandbox.close();
+      await chunked.sandbox.close();
+    }
+  });
+
+  it("stallAfterLines pauses the first stream only; lineDelayMs delays each line", async () => {
+    const api = await open({ products: 6, faults: { stallAfterLines: 2, stallMs: 300 } });
+    try {
+      const first = await rawStream(api.sandbox.url, authOf(api), ALL);
+      const second = await rawStream(api.sandbox.url, authOf(api), ALL);
+      expect(first.doneAt - first.headersAt).toBeGreaterThanOrEqual(280);
+      expect(second.doneAt).toBeLessThan(first.doneAt);
+      expect(first.text).toBe(second.text);
+    } finally {
+      await api.sandbox.close();
+    }
+    const slow = await open({ products: 5, faults: { lineDelayMs: 40 } });
+    try {
+      const r = await rawStream(slow.sandbox.url, authOf(slow), ALL);
+      expect(r.text.trimEnd().split("\n")).toHaveLength(5);
+      expect(r.doneAt).toBeGreaterThanOrEqual(190);
+    } finally {
+      await slow.sandbox.close();
+    }
+  });
+
+  it("rate limit: N requests per rolling window per key, then 429; faulted requests count in stats", async () => {
+    const api = await open({ products: 5, rateLimit: 3, rateWindowMs: 400 });
+    try {
+      const statuses: number[] = [];
+      for (let k = 0; k < 5; k++) {
+        const res = await api.post("/v4/products/query", { ...ALL, page: { no: 0, size: 10 } });
+        statuses.push(res.status);
+        const body = (await res.json()) as { error?: { code: string } };
+        if (res.status === 429) expect(body.error?.code).toBe("too_many_requests");
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      expect(api.sandbox.stats.requests).toBe(5);
+      await new Promise((r) => setTimeout(r, 450));
+      const again = await api.post("/v4/products/query", { ...ALL, page: { no: 0, size: 10 } });
+      expect(again.status).toBe(200);
+      await again.arrayBuffer();
+    } finally {
+      await api.sandbox.close();
+    }
+  });
+});
