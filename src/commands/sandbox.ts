@@ -1,10 +1,125 @@
-import type { CommandModule } from "yargs";
+/**
+ * `pharmafeed sandbox`: runs the local Catalogue API v4 until SIGINT/SIGTERM.
+ * Prints the URL, both demo keys and a curl line to paste.
+ */
+import type { Argv, CommandModule } from "yargs";
 import { PharmafeedError } from "../errors.js";
+import { BASIC_KEY, SandboxOptions, startSandbox, type SandboxHandle, type SandboxOptionsInput } from "../sandbox/index.js";
 
-export const sandboxCommand: CommandModule = {
+export interface SandboxArgs {
+  host: string;
+  port: number;
+  products: number;
+  seed: number;
+  "key-id"?: string;
+  "key-secret"?: string;
+  "rate-limit": number;
+  "rate-window-ms": number;
+  "fail-first"?: number;
+  "fail-status"?: number;
+  "too-many-first"?: number;
+  "drop-after-lines"?: number;
+  "drop-times"?: number;
+  "line-delay-ms"?: number;
+  "stall-after-lines"?: number;
+  "stall-ms"?: number;
+  "corrupt-line"?: number;
+  "chunk-bytes"?: number;
+  log: boolean;
+}
+
+/** Flag values to SandboxOptions input; zod then checks ranges. */
+export function sandboxOptionsFromArgs(args: SandboxArgs): SandboxOptionsInput {
+  const faults = Object.fromEntries(
+    Object.entries({
+      failFirst: args["fail-first"],
+      failStatus: args["fail-status"],
+      tooManyFirst: args["too-many-first"],
+      dropAfterLines: args["drop-after-lines"],
+      dropTimes: args["drop-times"],
+      lineDelayMs: args["line-delay-ms"],
+      stallAfterLines: args["stall-after-lines"],
+      stallMs: args["stall-ms"],
+      corruptLine: args["corrupt-line"],
+      chunkBytes: args["chunk-bytes"],
+    }).filter(([, v]) => v !== undefined),
+  );
+  return {
+    host: args.host,
+    port: args.port,
+    products: args.products,
+    seed: args.seed,
+    ...(args["key-id"] !== undefined ? { keyId: args["key-id"] } : {}),
+    ...(args["key-secret"] !== undefined ? { keySecret: args["key-secret"] } : {}),
+    rateLimit: args["rate-limit"],
+    rateWindowMs: args["rate-window-ms"],
+    faults,
+    log: args.log,
+  };
+}
+
+/** Parses with the contract's schema; a bad value is a usage error naming the flag's field. */
+export function checkedOptions(input: SandboxOptionsInput): SandboxOptionsInput {
+  const parsed = SandboxOptions.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new PharmafeedError("USAGE", `invalid sandbox option ${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`);
+  }
+  return input;
+}
+
+export function curlLine(handle: Pick<SandboxHandle, "url" | "keyId" | "keySecret">): string {
+  return `curl -u ${handle.keyId}:${handle.keySecret} -H 'content-type: application/json' -d '{"filter":{"status":"active"},"sorting":{"id":"ASC"}}' ${handle.url}/v4/products/stream`;
+}
+
+export function banner(handle: SandboxHandle, products: number, seed: number): string {
+  return [
+    `Catalogue API v4 sandbox listening on ${handle.url} (${products} products, seed ${seed})`,
+    `  main key:  ${handle.keyId} / ${handle.keySecret}  (all endpoints)`,
+    `  basic key: ${BASIC_KEY.id} / ${BASIC_KEY.secret}  (no users/create, organizations/create)`,
+    `Try:`,
+    `  ${curlLine(handle)}`,
+    "",
+  ].join("\n");
+}
+
+export const sandboxCommand: CommandModule<object, SandboxArgs> = {
   command: "sandbox",
-  describe: "(not implemented yet)",
-  handler: () => {
-    throw new PharmafeedError("INTERNAL", "sandbox is not implemented yet");
+  describe: "Run a local Catalogue API v4 over a generated catalogue (Ctrl-C stops it)",
+  builder: (yargs: Argv<object>) =>
+    yargs
+      .option("port", { type: "number", default: 8040, describe: "port to listen on (0 = any free port)" })
+      .option("host", { type: "string", default: "127.0.0.1", describe: "address to listen on" })
+      .option("products", { type: "number", default: 2000, describe: "number of generated products" })
+      .option("seed", { type: "number", default: 1, describe: "generator seed (same seed, same catalogue)" })
+      .option("key-id", { type: "string", describe: "API key id of the main demo key" })
+      .option("key-secret", { type: "string", describe: "API key secret of the main demo key" })
+      .option("rate-limit", { type: "number", default: 100, describe: "requests per key per window" })
+      .option("rate-window-ms", { type: "number", default: 60000, describe: "rolling window of the rate limit" })
+      .option("fail-first", { type: "number", describe: "fault: answer 5xx to the first K requests" })
+      .option("fail-status", { type: "number", describe: "fault: status of those answers (500-599, default 503)" })
+      .option("too-many-first", { type: "number", describe: "fault: answer 429 to the next K requests" })
+      .option("drop-after-lines", { type: "number", describe: "fault: cut the i-th stream after i*K lines" })
+      .option("drop-times", { type: "number", describe: "fault: how many streams are cut (default 1)" })
+      .option("line-delay-ms", { type: "number", describe: "fault: delay before each stream line" })
+      .option("stall-after-lines", { type: "number", describe: "fault: the first stream pauses after K lines" })
+      .option("stall-ms", { type: "number", describe: "fault: length of that pause" })
+      .option("corrupt-line", { type: "number", describe: "fault: send the line with this meta.index as broken JSON" })
+      .option("chunk-bytes", { type: "number", describe: "fault: write stream bodies in chunks of N bytes" })
+      .option("log", { type: "boolean", default: false, describe: "log one line per request to stderr" }) as unknown as Argv<SandboxArgs>,
+  handler: async (args) => {
+    const options = checkedOptions(sandboxOptionsFromArgs(args));
+    const handle = await startSandbox(options);
+    process.stdout.write(banner(handle, args.products, args.seed));
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+        process.stdout.write("sandbox: stopping\n");
+        handle.close().then(resolve, resolve);
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+    });
   },
 };

@@ -5,8 +5,14 @@
  */
 import type { Catalogue } from "../generate/catalogue.js";
 import { errorReply } from "../server/errors.js";
+import type { Wire } from "../generate/types.js";
+import { BRAND_FILTERS, CATALOG_CATEGORY_FILTERS, FAMILY_FILTERS, ID_SORTING, INGREDIENT_FILTERS, NAME_SORTINGS, ORGANIZATION_FILTERS, PUBLIC_CATEGORY_FILTERS } from "../query/reference-filters.js";
+import { CORRECTION_FILTERS, CORRECTION_SORTINGS, UPDATE_FILTERS, UPDATE_SORTINGS, userFilters } from "../query/record-filters.js";
+import { createEndpoints } from "./create.js";
+import { listEndpoint } from "./lists.js";
+import { mediaEndpoints } from "./media.js";
 import { productEndpoints } from "./products.js";
-import type { Handler } from "./types.js";
+import type { Created, Handler } from "./types.js";
 
 export interface Route {
   method: "GET" | "POST";
@@ -30,11 +36,29 @@ const NAME_ONLY: [string, "GET" | "POST"][] = [
   ["/v4/brands/update", "POST"], ["/v4/dietary-restrictions/query", "POST"], ["/v4/colors/query", "POST"], ["/v4/osp-categories/query", "POST"],
 ];
 
-export function buildRoutes(catalogue: Catalogue): Map<string, Route> {
+export function buildRoutes(catalogue: Catalogue, created: Created): Map<string, Route> {
   const routes = new Map<string, Route>();
+  const post = (path: string, handler: Handler, extra: Partial<Route> = {}) => routes.set(path, { method: "POST", handler, ...extra });
   const products = productEndpoints(catalogue);
-  routes.set("/v4/products/query", { method: "POST", handler: products.query });
-  routes.set("/v4/products/stream", { method: "POST", handler: products.stream });
+  post("/v4/products/query", products.query);
+  post("/v4/products/stream", products.stream);
+  const media = mediaEndpoints(catalogue);
+  post("/v4/media/query", media.query, { media: true });
+  post("/v4/media/stream", media.stream, { media: true });
+  const organizations = (): Wire[] => [...catalogue.organizations, ...created.organizations];
+  const users = (): Wire[] => [...catalogue.users, ...created.users];
+  post("/v4/updates/query", listEndpoint(() => catalogue.updates, UPDATE_FILTERS, UPDATE_SORTINGS));
+  post("/v4/brands/query", listEndpoint(() => catalogue.brands, BRAND_FILTERS, NAME_SORTINGS));
+  post("/v4/product-families/query", listEndpoint(() => catalogue.productFamilies, FAMILY_FILTERS, NAME_SORTINGS));
+  post("/v4/active-ingredients/query", listEndpoint(() => catalogue.activeIngredients, INGREDIENT_FILTERS, null));
+  post("/v4/corrections/query", listEndpoint(() => catalogue.corrections, CORRECTION_FILTERS, CORRECTION_SORTINGS));
+  post("/v4/users/query", listEndpoint(users, userFilters(catalogue, () => created.organizations), ID_SORTING));
+  post("/v4/public-categories/query", listEndpoint(() => catalogue.publicCategories, PUBLIC_CATEGORY_FILTERS, null));
+  post("/v4/catalog-categories/query", listEndpoint(() => catalogue.catalogCategories, CATALOG_CATEGORY_FILTERS, null));
+  post("/v4/organizations/query", listEndpoint(organizations, ORGANIZATION_FILTERS, ID_SORTING));
+  const create = createEndpoints(() => organizations().map((o) => o.id as number), created.users, created.organizations);
+  post("/v4/users/create", create.users, { restricted: true });
+  post("/v4/organizations/create", create.organizations, { restricted: true });
   for (const [path, method] of NAME_ONLY) {
     if (routes.has(path)) continue;
     routes.set(path, { method, handler: () => errorReply("notImplemented", `${method} ${path} exists in the service but is not simulated by the sandbox.`) });

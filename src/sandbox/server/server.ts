@@ -53,7 +53,7 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   const url = `http://${host}:${port}`;
   const catalogue = createCatalogue({ seed: options.seed, products: options.products, assetBaseUrl: url });
-  const routes = buildRoutes(catalogue);
+  const routes = buildRoutes(catalogue, created);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
     const target = new URL(req.url ?? "/", url);
