@@ -89,7 +89,7 @@ describe("product filters", () => {
     [{ filter: { or: [{ not: { status: ["active", "gone"] } }] }, sorting: byId, page }, "filter.or[0].not.status[1]", /expected one of/],
     [{ filter: { status: "active", brand: 4 }, sorting: byId, page }, "filter", /exactly one key/],
     [{ filter: { and: [] }, sorting: byId, page }, "filter.and", /non-empty/],
-    [{ filter: {}, sorting: byId, page }, "filter", /empty filter/],
+    [{ filter: { not: {} }, sorting: byId, page }, "filter.not", /empty filter/],
     [{ filter: { eanGtin13: "123" }, sorting: byId, page }, "filter.eanGtin13", /13 digits/],
     [{ filter: { codeActe: "PH3" }, sorting: byId, page }, "filter.codeActe", /expected one of/],
     [{ filter: { rateOfReimbursement: 120 }, sorting: byId, page }, "filter.rateOfReimbursement", /100/],
@@ -105,6 +105,10 @@ describe("product filters", () => {
     expect(error.context.path).toBe(path);
     expect(error.message).toMatch(message);
     expect(error.message).toContain(path);
+  });
+
+  it("accepts {} at the top as 'no condition' (every status)", () => {
+    accepts("products", { filter: {}, sorting: byId }, "stream");
   });
 
   it("refuses a page on a stream", () => {

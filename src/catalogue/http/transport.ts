@@ -21,6 +21,17 @@ export interface Sent {
 
 const ERROR_BODY_CAP = 64 * 1024;
 
+/**
+ * Cancels a response body we will not read further (undici: always consume or
+ * cancel). undici fails a destroyed unfinished body with an abort error: it is
+ * expected here, so it gets a listener instead of becoming an unhandled 'error'.
+ */
+export function release(body: Dispatcher.ResponseData["body"]): void {
+  if (body.destroyed) return;
+  body.on("error", () => undefined);
+  body.destroy();
+}
+
 async function readCapped(body: Dispatcher.ResponseData["body"]): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -33,7 +44,7 @@ async function readCapped(body: Dispatcher.ResponseData["body"]): Promise<string
   } catch {
     // An error body cut short still tells the status; keep what arrived.
   } finally {
-    if (!body.destroyed) body.destroy();
+    release(body);
   }
   return Buffer.concat(chunks).toString("utf8", 0, Math.min(size, ERROR_BODY_CAP));
 }

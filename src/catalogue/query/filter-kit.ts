@@ -46,10 +46,10 @@ export type FilterOf<S extends z.ZodRawShape> = { [K in keyof S]?: z.input<S[K]>
 
 export type SortingOf<S extends z.ZodRawShape> = { [K in keyof S]?: z.input<S[K]> };
 
-function exactlyOneKey(what: string, hint: string) {
+function keyCount(what: string, hint: string, allowNone: boolean) {
   return (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
     const keys = Object.keys(value).filter((key) => value[key] !== undefined);
-    if (keys.length === 1) return;
+    if (keys.length === 1 || (allowNone && keys.length === 0)) return;
     ctx.addIssue({
       code: "custom",
       message:
@@ -74,23 +74,25 @@ function unknownKeyError(what: string, known: string[]) {
       : undefined;
 }
 
-/** A filter schema from the leaf filters of a resource, with the combinators added. */
+/**
+ * A filter schema from the leaf filters of a resource, with the combinators added.
+ * `{}` is accepted at the top only, meaning "no condition" (how a required filter
+ * says "everything"); nested, an empty filter is a mistake and is refused.
+ */
 export function filterSchema<S extends z.ZodRawShape>(leaves: S): z.ZodType<FilterOf<S>> {
   const known = [...Object.keys(leaves), "and", "or", "not"];
-  const self: z.ZodType<FilterOf<S>> = z.lazy(() =>
-    z
-      .strictObject(
-        {
-          ...optionalShape(leaves),
-          and: z.array(self).min(1, "and takes a non-empty list of filters").optional(),
-          or: z.array(self).min(1, "or takes a non-empty list of filters").optional(),
-          not: self.optional(),
-        },
-        { error: unknownKeyError("filter", known) },
-      )
-      .superRefine(exactlyOneKey("filter", known.join(", ")), cleanSoFar),
-  ) as unknown as z.ZodType<FilterOf<S>>;
-  return self;
+  const objectOf = (child: z.ZodType) =>
+    z.strictObject(
+      {
+        ...optionalShape(leaves),
+        and: z.array(child).min(1, "and takes a non-empty list of filters").optional(),
+        or: z.array(child).min(1, "or takes a non-empty list of filters").optional(),
+        not: child.optional(),
+      },
+      { error: unknownKeyError("filter", known) },
+    );
+  const nested: z.ZodType = z.lazy(() => objectOf(nested).superRefine(keyCount("filter", known.join(", "), false), cleanSoFar));
+  return objectOf(nested).superRefine(keyCount("filter", known.join(", "), true), cleanSoFar) as unknown as z.ZodType<FilterOf<S>>;
 }
 
 /** A sorting schema: exactly one of the resource's sort keys. */
@@ -98,7 +100,7 @@ export function sortingSchema<S extends z.ZodRawShape>(keys: S): z.ZodType<Sorti
   const known = Object.keys(keys);
   return z
     .strictObject(optionalShape(keys), { error: unknownKeyError("sorting", known) })
-    .superRefine(exactlyOneKey("sorting", known.join(", ")), cleanSoFar) as unknown as z.ZodType<SortingOf<S>>;
+    .superRefine(keyCount("sorting", known.join(", "), false), cleanSoFar) as unknown as z.ZodType<SortingOf<S>>;
 }
 
 /** For endpoints whose filters and sortings the spec does not show: any JSON object, sent as given. */

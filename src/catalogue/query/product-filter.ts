@@ -26,8 +26,8 @@ export const productFilterLeaves = {
   search: z.strictObject({ query: z.string(), locale: Str, type: Str.optional() }),
   /** true: has an image AND a description AND a public category. */
   minimumContent: z.boolean(),
-  /** Flags seen: name, weight, media, descriptions, descriptions.usage. */
-  hasContent: z.strictObject({ flag: Str, locale: Str }),
+  /** Flags seen: name, weight, media, descriptions, descriptions.usage; locale optional as weight and media have none. */
+  hasContent: z.strictObject({ flag: Str, locale: Str.optional() }),
   ean: oneOrMany(Code),
   /** Deprecated: use eanGtin14. */
   gtin: oneOrMany(Code),

@@ -10,7 +10,7 @@
  * consumer slows the socket (undici pauses the body timeout meanwhile).
  */
 import type { z } from "zod";
-import type { Transport } from "../http/transport.js";
+import { release, type Transport } from "../http/transport.js";
 import { RetryBudget, type RetryEvent } from "../http/retry.js";
 import type { RetryPolicy } from "../http/backoff.js";
 import { Failure } from "../http/failure.js";
@@ -103,7 +103,7 @@ export class RecordStream<T> implements AsyncIterable<T> {
         continue;
       }
       if (response.statusCode === 204) {
-        response.body.destroy();
+        release(response.body);
         this.#setTotal(totalBefore);
         return;
       }
@@ -153,7 +153,7 @@ export class RecordStream<T> implements AsyncIterable<T> {
         }
       } finally {
         // Consumer stopped early, or a cut: release the socket either way.
-        if (!response.body.destroyed) response.body.destroy();
+        release(response.body);
       }
       if (failure === undefined && (partTotal === undefined || watermark >= partTotal)) {
         if (partTotal === undefined) this.#setTotal(totalBefore);
