@@ -30,7 +30,7 @@ export const REASONS = {
   INVALID_PRICE: "The chosen price is not a positive amount in the source unit; detail is the value.",
   INVALID_VAT: "A price needs VAT and `vat` is not 21, 0.21 or 2100 style; detail is the value.",
   NO_IMAGE: "No photo passes the channel's locale, target group, type, format and size rules.",
-  MAPPING_ERROR: "Unexpected data shape that mapping could not handle; detail is the message (a bug to report).",
+  MAPPING_ERROR: "The product does not have the wire schema's shape (mapping expects schema-validated products); detail is the message.",
 } as const;
 
 export type ReasonCode = keyof typeof REASONS;

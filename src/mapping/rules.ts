@@ -105,9 +105,13 @@ function compileLeaf<S>(leaf: RuleLeaf, getter: (field: string) => Getter<S>): P
     return (s) => present(get(s)) === want;
   }
   if (leaf.op === "contains") {
-    // On a whole string `contains` is a substring test; on a list it is membership.
-    const test = leafTest(leaf);
-    return (s) => some(get(s), test);
+    // On a string `contains` is a substring test; on a list it is membership.
+    const want = keyOf(leaf.value);
+    const substring = leafTest(leaf);
+    return (s) => {
+      const v = get(s);
+      return Array.isArray(v) ? v.some((x) => keyOf(x) === want) : substring(v);
+    };
   }
   const test = leafTest(leaf);
   if (leaf.op === "ne" || leaf.op === "nin") return (s) => !some(get(s), test);

@@ -64,6 +64,9 @@ describe("addVat: half-up to the cent, integer arithmetic", () => {
     [1050, 550, 1108], // 11.0775 -> 11.08
     [1234, 210, 1260], // 12.5991 -> 12.60
     [250, 2000, 300],
+    // where float arithmetic (Math.round(c * 1.055)) is a cent off
+    [1900, 550, 2005], // 20.045 -> 20.05
+    [500, 210, 511], // 5.105 -> 5.11
     [999, 0, 999],
   ])("%i cents + %i bp -> %i", (cents, bp, expected) => {
     expect(addVat(cents, bp)).toBe(expected);

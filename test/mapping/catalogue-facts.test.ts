@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import { ancestors, categoryPath, googleCategory } from "../../src/mapping/categories.js";
+import { buildContext } from "../../src/mapping/context.js";
+import { eligibility } from "../../src/mapping/eligibility.js";
+import { computeFacts } from "../../src/mapping/facts.js";
+import { productWeight, unitPricingMeasure } from "../../src/mapping/measures.js";
+import { EligibilitySettings } from "../../src/mapping/settings.js";
+import { CATEGORIES, CODES, context, NOW, product } from "./fixtures.js";
+
+describe("categories", () => {
+  it("walks parents to the root, leaf first, with a cycle guard", () => {
+    const ctx = context();
+    expect(ancestors(ctx, 12)).toEqual([12, 11, 10]);
+    const cyclic = buildContext({ categories: [{ id: 1, parent: 2 }, { id: 2, parent: 1 }] });
+    expect(ancestors(cyclic, 1)).toEqual([1, 2]);
+  });
+
+  it("names the path in the channel locale, falling back per level", () => {
+    const ctx = context();
+    expect(categoryPath(ctx, 12, ["fr", "en"], "fr,en")).toEqual({ names: ["Soin", "Solaires", "Enfants"] });
+    expect(categoryPath(ctx, 12, ["nl", "en"], "nl,en")).toEqual({ names: ["Verzorging", "Sun care", "Children"], fallbackLocale: "en" });
+    expect(categoryPath(ctx, 12, ["de"], "de")).toEqual({ names: [] });
+  });
+
+  it("fills ids the tree lacks from the product's embedded categories, without caching them", () => {
+    const ctx = buildContext({ categories: CATEGORIES });
+    const extra = new Map([[99, { id: 99, parent: 12, name: { fr: "Bébé" } }]]);
+    expect(categoryPath(ctx, 99, ["fr"], "fr", extra).names).toEqual(["Soin", "Solaires", "Enfants", "Bébé"]);
+    expect(ctx.memo.paths.get("fr")?.has(99) ?? false).toBe(false);
+  });
+
+  it("maps to the nearest mapped ancestor", () => {
+    expect(googleCategory([12, 11, 10], { "10": 491, "11": "5765" })).toBe("5765");
+    expect(googleCategory([12, 11, 10], { "10": 491 })).toBe("491");
+    expect(googleCategory([12, 11, 10], {})).toBeUndefined();
+  });
+});
+
+describe("facts", () => {
+  it("chooses the deepest public category and collects every id with ancestors", () => {
+    const f = computeFacts(product({ publicCategories: [{ id: 20 }, { id: 12 }] }), context());
+    expect(f.category).toBe(12);
+    expect(f.categoryAncestors).toEqual([12, 11, 10]);
+    expect(f.categoryIds.sort()).toEqual([10, 11, 12, 20]);
+  });
+
+  it("derives medicine / veterinary flags and the category type", () => {
+    const t = (types: string[]) => computeFacts(product({ catalogCategories: types.map((type, i) => ({ id: `C${i}`, type })) }), context());
+    expect(t(["non_medical"])).toMatchObject({ medicine: false, veterinary: false, categoryType: "non_medical" });
+    expect(t(["non_medical", "medicine"])).toMatchObject({ medicine: true, categoryType: "medicine" });
+    expect(t(["veterinary_medicine"])).toMatchObject({ veterinary: true, categoryType: "veterinary_medicine" });
+    expect(t([])).toMatchObject({ medicine: false, categoryType: undefined });
+  });
+
+  it("reads the brand name as a plain string or localized, falling back to the context's brands", () => {
+    expect(computeFacts(product({ brands: [{ id: 12, name: { fr: "Avène" } }] }), context()).brandNames).toEqual([{ fr: "Avène" }, "Avène"]);
+    expect(computeFacts(product({ brands: [{ id: 12 }] }), context()).brandNames).toEqual(["Avène"]);
+    expect(computeFacts(product({ brands: [] }), context()).brandNames).toEqual([]);
+  });
+
+  it("normalises cip13 / acl13 (integer or string) and keeps the VAT result", () => {
+    const f = computeFacts(product({ cip13: Number(CODES.cip13), acl13: "3401234567891", vat: 0.21 }), context());
+    expect(f.cip13).toBe(CODES.cip13);
+    expect(f.acl13).toBeUndefined();
+    expect(f.vat).toEqual({ ok: true, value: 2100 });
+    expect(computeFacts(product({ vat: undefined }), context()).vat).toBeUndefined();
+  });
+});
+
+describe("eligibility", () => {
+  const settings = EligibilitySettings.parse({});
+  const check = (overrides: Record<string, unknown>, s = settings) => {
+    const p = product(overrides);
+    return eligibility(p, computeFacts(p, context()), s, NOW).map((r) => (r.detail === undefined ? r.code : `${r.code}:${r.detail}`));
+  };
+  it.each<[Record<string, unknown>, string[]]>([
+    [{}, []],
+    [{ status: undefined }, []],
+    [{ status: "inactive" }, ["STATUS_INACTIVE"]],
+    [{ status: "no_selection" }, ["STATUS_NO_SELECTION"]],
+    [{ status: "replaced", replacement: "M99" }, ["REPLACED:M99"]],
+    [{ status: "replaced" }, ["REPLACED:no replacement id"]],
+    [{ status: "archived" }, ["STATUS_UNKNOWN:archived"]],
+    [{ deleted: true }, ["DELETED"]],
+    [{ officialDeletionAt: NOW - 86400 }, ["OFFICIALLY_DELETED:2025-05-31"]],
+    [{ officialDeletionAt: NOW }, ["OFFICIALLY_DELETED:2025-06-01"]],
+    [{ officialDeletionAt: NOW + 86400 }, []],
+    [{ prescription: true }, ["PRESCRIPTION"]],
+    [{ deleted: true, status: "inactive", prescription: true }, ["DELETED", "STATUS_INACTIVE", "PRESCRIPTION"]],
+  ])("%j -> %j", (overrides, expected) => {
+    expect(check(overrides)).toEqual(expected);
+  });
+
+  it("channel opt-ins and bans", () => {
+    expect(check({ prescription: true }, EligibilitySettings.parse({ allowPrescription: true }))).toEqual([]);
+    const medicine = { catalogCategories: [{ id: "M", type: "medicine" }] };
+    expect(check(medicine)).toEqual([]);
+    expect(check(medicine, EligibilitySettings.parse({ allowMedicines: false }))).toEqual(["MEDICINE"]);
+    const vet = { catalogCategories: [{ id: "V", type: "veterinary_medicine" }] };
+    expect(check(vet, EligibilitySettings.parse({ allowVeterinary: false }))).toEqual(["VETERINARY"]);
+  });
+});
+
+describe("measures", () => {
+  it.each([
+    [{ weightWithUnit: { value: 0.37, unit: "kg" } }, { value: 0.37, unit: "kg", text: "0.37 kg" }],
+    [{ weightWithUnit: { value: 859, unit: "G" } }, { value: 859, unit: "g", text: "859 g" }],
+    [{ weightWithUnit: null, weight: 859 }, { value: 859, unit: "g", text: "859 g" }],
+    [{ weightWithUnit: { value: 0, unit: "kg" }, weight: undefined }, undefined],
+    [{ weightWithUnit: { value: 3 }, weight: undefined }, undefined],
+  ])("weight %j", (overrides, expected) => {
+    expect(productWeight(product(overrides))).toEqual(expected);
+  });
+
+  it.each([
+    ["300 ml", { value: 300, unit: "ml", text: "300 ml" }],
+    ["2 x 50 ml", { value: 100, unit: "ml", text: "100 ml" }],
+    ["3×0,5 L", { value: 1.5, unit: "l", text: "1.5 l" }],
+    ["50g", { value: 50, unit: "g", text: "50 g" }],
+    ["30 comprimés", undefined],
+    ["150 mlx", undefined],
+    [null, undefined],
+  ])("unit pricing %j", (content, expected) => {
+    expect(unitPricingMeasure(content)).toEqual(expected);
+  });
+});
