@@ -5,7 +5,7 @@
  */
 import type { Product } from "../../src/catalogue/schemas/product.js";
 import { gs1CheckDigit } from "../../src/mapping/gtin.js";
-import { buildContext, type ContextInput, type MappingContext } from "../../src/mapping/context.js";
+import { buildContext, type CategoryNode, type ContextInput, type MappingContext } from "../../src/mapping/context.js";
 import { ChannelMapping, type ChannelMappingInput } from "../../src/mapping/settings.js";
 
 /** A body of digits completed with its GS1 check digit. */
@@ -101,7 +101,7 @@ export function product(overrides: Record<string, unknown> = {}): Product {
   } as Product;
 }
 
-export const CATEGORIES = [
+export const CATEGORIES: CategoryNode[] = [
   { id: 10, name: { fr: "Soin", en: "Care", nl: "Verzorging" }, parent: null },
   { id: 11, name: { fr: "Solaires", en: "Sun care" }, parent: 10 },
   { id: 12, name: { fr: "Enfants", en: "Children" }, parent: 11 },
