@@ -64,7 +64,10 @@ const EXT_KIND: Record<string, Kind | "other"> = { jpg: "jpeg", jpeg: "jpeg", pn
 
 /** The URL's file type, when its extension tells it. */
 function urlKind(url: string): Kind | "other" | undefined {
-  const end = url.search(/[?#]|$/);
+  let end = url.indexOf("?");
+  const hash = url.indexOf("#");
+  if (end === -1 || (hash !== -1 && hash < end)) end = hash;
+  if (end === -1) end = url.length;
   const dot = url.lastIndexOf(".", end);
   if (dot === -1 || url.lastIndexOf("/", end) > dot) return undefined;
   return EXT_KIND[url.slice(dot + 1, end).toLowerCase()];

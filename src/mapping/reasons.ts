@@ -27,7 +27,7 @@ export const REASONS = {
   MISSING_GTIN: "No GTIN at all and the channel neither allows identifier_exists=no nor optional GTINs.",
   INVALID_GTIN: "GTIN codes present but none valid (length, check digit, restricted or coupon prefix); detail lists them.",
   NO_PRICE: "None of the channel's price sources has a value.",
-  INVALID_PRICE: "The chosen price is not a positive amount in the source unit; detail is the value.",
+  INVALID_PRICE: "A price field has a value that is not a positive amount in the source unit (cents: an integer); detail names it.",
   INVALID_VAT: "A price needs VAT and `vat` is not 21, 0.21 or 2100 style; detail is the value.",
   NO_IMAGE: "No photo passes the channel's locale, target group, type, format and size rules.",
   MAPPING_ERROR: "The product does not have the wire schema's shape (mapping expects schema-validated products); detail is the message.",

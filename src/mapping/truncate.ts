@@ -4,9 +4,11 @@
  * never splits a surrogate pair (an emoji stays whole or goes).
  */
 
-/** Collapse all whitespace (titles are one line). */
+const NEEDS_COLLAPSE = /^\s|\s$|\s\s|[^\S ]/;
+
+/** Collapse all whitespace (titles are one line). Most titles need nothing: test before replacing. */
 export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return NEEDS_COLLAPSE.test(text) ? text.replace(/\s+/g, " ").trim() : text;
 }
 
 const TRAILING = /[\s,;:\-–—(/]+$/;

@@ -161,3 +161,18 @@ describe("lookupOffer", () => {
     expect(lookupOffer(offers, "M9", [])).toBeUndefined();
   });
 });
+
+describe("the README's examples", () => {
+  it("parse without errors", () => {
+    const csv = `gtin;price;sale_price;sale_from;sale_until;quantity;link
+3400930000014;12,99;9,99;2025-06-01;2025-06-30;4;https://pharmacie.example/p/avene-eau-thermale
+5412345000013;7,50;;;;0;
+`;
+    const json = `[
+  { "id": "M34C3D3A5E", "price": "12.99", "quantity": 4 },
+  { "gtin": "3400930000014", "price": 9.9, "sale_price": "8.50", "sale_until": "2025-06-30" }
+]`;
+    expect(parseOffers(csv, "csv")).toMatchObject({ errors: [], offers: { size: 2 } });
+    expect(parseOffers(json, "json")).toMatchObject({ errors: [], offers: { size: 2 } });
+  });
+});

@@ -95,3 +95,17 @@ describe("rule fields over a product being mapped", () => {
     expect(ruleField("weightWithUnit.unit")(state)).toBe("kg");
   });
 });
+
+describe("the README's example", () => {
+  it("validates", () => {
+    const eligibility = {
+      include: { field: "categoryId", op: "in", value: [10, 20] },
+      exclude: [
+        { name: "cheap items", field: "price", op: "lt", value: 2 },
+        { name: "brand X outside sun care", all: [{ field: "brand", op: "eq", value: "X" }, { not: { field: "categoryId", op: "eq", value: 11 } }] },
+      ],
+    };
+    expect(Rule.safeParse(eligibility.include).success).toBe(true);
+    for (const r of eligibility.exclude) expect(Rule.safeParse(r).success).toBe(true);
+  });
+});
