@@ -5,6 +5,7 @@
  * product when written, with a one-product cache since they come in runs.
  */
 import type { Catalogue, MediaRecord } from "../generate/catalogue.js";
+import { phpJson } from "../generate/json.js";
 import { MEDIA_ID_BASE, MEDIA_SLOTS } from "../generate/product-media.js";
 import { MEDIA_FILTERS, MEDIA_SORTINGS } from "../query/media-filters.js";
 import { parseQuery, type EndpointRules, type ParsedQuery } from "../query/request.js";
@@ -60,7 +61,7 @@ export function mediaEndpoints(catalogue: Catalogue): { query: Handler; stream: 
       const selection = selectMedia(catalogue, parsed.value);
       if (selection.total === 0) return { kind: "empty", status: 204 };
       const lookup = mediaById(catalogue);
-      return { kind: "stream", total: selection.total, record: (k) => JSON.stringify(lookup(selection.at(k))) };
+      return { kind: "stream", total: selection.total, record: (k) => phpJson(lookup(selection.at(k))), ascii: true };
     },
   };
 }

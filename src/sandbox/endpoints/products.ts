@@ -32,7 +32,7 @@ export function productEndpoints(catalogue: Catalogue): { query: Handler; stream
       if (!parsed.ok) return parsed.reply;
       const selection = select(collection(catalogue), parsed.value);
       if (selection.total === 0) return { kind: "empty", status: 204 };
-      return { kind: "stream", total: selection.total, record: (k) => JSON.stringify(catalogue.product(selection.at(k))) };
+      return { kind: "stream", total: selection.total, record: (k) => catalogue.productJson(selection.at(k)), ascii: true };
     },
   };
 }

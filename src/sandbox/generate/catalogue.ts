@@ -11,8 +11,10 @@
  */
 import { idBase, indexOfProductId } from "./codes.js";
 import { factCreatedAt, factId, factStatus, factStatusTouchedAt, factUpdatedAt, type FactsContext, type Status } from "./facts.js";
+import { qInner } from "./json.js";
 import { hash3 } from "./prng.js";
 import { generateProduct } from "./product.js";
+import { formatParts } from "./product-media.js";
 import { buildRecords } from "./records.js";
 import { buildReference, type Reference } from "./reference.js";
 import { HIDDEN, type CorrectionHidden, type MediaHidden, type OrganizationHidden, type ProductHidden, type UpdateHidden, type Wire, type WithHidden } from "./types.js";
@@ -32,8 +34,10 @@ export interface Catalogue {
   readonly seed: number;
   readonly total: number;
   readonly assetBaseUrl: string;
-  /** Product i (0 <= i < total) as sent on the wire; hidden facts under HIDDEN. About 5 KB of JSON. */
+  /** Product i (0 <= i < total) as sent on the wire (parsed); hidden facts under HIDDEN. */
   product(i: number): ProductRecord;
+  /** Product i as the JSON text the sandbox sends (about 7 KB, ASCII, PHP-style escapes). The fast path. */
+  productJson(i: number): string;
   /** Products 0..total-1, generated one at a time. */
   products(): Iterable<ProductRecord>;
   /** Cheap facts of product i, without generating it. */
@@ -62,9 +66,10 @@ export interface Catalogue {
 }
 
 /** Media items as media/query sends them: no product-specific displayOrder/organizations. */
-function standaloneMedia(item: Wire): MediaRecord {
+function standaloneMedia(item: Wire, hidden: MediaHidden[]): MediaRecord {
   const { displayOrder: _d, organizations: _o, ...rest } = item;
-  return { ...rest, [HIDDEN]: (item as MediaRecord)[HIDDEN] } as MediaRecord;
+  const facts = hidden.find((h) => h.id === item.id) as MediaHidden;
+  return { ...rest, [HIDDEN]: facts } as MediaRecord;
 }
 
 export function createCatalogue(options: CatalogueOptions): Catalogue {
@@ -74,18 +79,25 @@ export function createCatalogue(options: CatalogueOptions): Catalogue {
   const facts: FactsContext = { seedHash, idBase: idBase(seedHash) };
   const reference = buildReference(seed);
   const records = buildRecords(seed, total, facts, reference);
-  const ctx = { ...facts, ref: reference, assetBaseUrl };
-  const product = (i: number): ProductRecord => generateProduct(ctx, i);
+  const baseEsc = qInner(assetBaseUrl);
+  const ctx = { ...facts, ref: reference, baseEsc, photoFormats: formatParts(baseEsc, false), frontalFormats: formatParts(baseEsc, true) };
+  const product = (i: number): ProductRecord => {
+    const { json, hidden } = generateProduct(ctx, i);
+    const record = JSON.parse(json) as ProductRecord;
+    record[HIDDEN] = hidden;
+    return record;
+  };
   const mediaOf = (i: number): MediaRecord[] => {
     const p = product(i);
     const items = [...(p.photos as Wire[]), ...(p.frontals as Wire[]), ...(p.links as Wire[])];
-    return items.map(standaloneMedia);
+    return items.map((item) => standaloneMedia(item, p[HIDDEN].media));
   };
   return {
     seed,
     total,
     assetBaseUrl,
     product,
+    productJson: (i) => generateProduct(ctx, i).json,
     *products() {
       for (let i = 0; i < total; i++) yield product(i);
     },

@@ -62,16 +62,21 @@ export function productName(rng: Rng, kind: Kind, brand: string, locales: readon
   return name;
 }
 
-/** A URL slug of each name (the service's seoName). */
-export function seoName(name: LocalizedText): LocalizedText {
-  const out: LocalizedText = {};
-  for (const k of Object.keys(name)) {
-    out[k] = (name[k] as string)
-      .normalize("NFD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-|-$/g, "");
+const FOLD: Record<string, string> = { à: "a", â: "a", ä: "a", á: "a", ç: "c", é: "e", è: "e", ê: "e", ë: "e", î: "i", ï: "i", í: "i", ô: "o", ö: "o", ó: "o", ù: "u", û: "u", ü: "u", ú: "u", ÿ: "y", ñ: "n", œ: "oe", ß: "ss" };
+
+/** A URL slug (the service's seoName): lowercase ASCII words joined by "-". */
+export function slug(text: string): string {
+  let out = "";
+  let dash = false;
+  for (const ch of text.toLowerCase()) {
+    const c = ch.charCodeAt(0);
+    const mapped = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) ? ch : FOLD[ch];
+    if (mapped === undefined) {
+      dash = out !== "";
+      continue;
+    }
+    out += (dash ? "-" : "") + mapped;
+    dash = false;
   }
   return out;
 }

@@ -1,13 +1,13 @@
 /**
- * Identifier codes and prices of a product, in the shapes the real service
- * sends: EANs as strings or as integers that lost their leading zero,
- * eanGtin13 sometimes a one-element array, duplicates with and without the
- * leading zero in ean[], a few wrong check digits; prices in cents; vat as a
- * percent, with a small share in the other scales seen (0.21 and 2100).
+ * Identifier codes and prices of a product, as JSON members (",\"key\":value"),
+ * in the shapes the real service sends: EANs as strings or as integers that
+ * lost their leading zero, eanGtin13 sometimes a one-element array, duplicates
+ * with and without the leading zero in ean[], a few wrong check digits; prices
+ * in cents; vat as a percent, with a small share in the other scales seen
+ * (0.21 and 2100).
  */
 import { breakCheckDigit, gtin14Of, makeGtin } from "./codes.js";
 import type { Rng } from "./prng.js";
-import type { Wire } from "./types.js";
 
 /** Shares of the code and price oddities (per product). */
 export const CODE_ODDITY = {
@@ -25,49 +25,48 @@ export const CODE_ODDITY = {
 } as const;
 
 /** A code as the wire sends it: a string, or an integer (leading zeros lost). */
-function wire(code: string, asInteger: boolean): string | number {
-  return asInteger ? Number(code) : code;
+function wire(code: string, asInteger: boolean): string {
+  return asInteger ? String(Number(code)) : `"${code}"`;
 }
 
-export function addCodes(p: Wire, rng: Rng, market: "BE" | "FR", medicine: boolean): void {
+export function codesJson(rng: Rng, market: "BE" | "FR", medicine: boolean): string {
   const asInteger = rng.chance(CODE_ODDITY.integerCode);
   const u = rng.next();
-  if (u < CODE_ODDITY.noCode) return;
-  let ean13: string | undefined;
+  if (u < CODE_ODDITY.noCode) return "";
   if (u < CODE_ODDITY.noCode + CODE_ODDITY.gtin8) {
     const ean8 = makeGtin(rng, 8, market === "BE" ? "54" : "30");
-    p.eanGtin8 = wire(rng.chance(0.25) ? breakCheckDigit(ean8) : ean8, asInteger);
-    p.ean = [ean8];
-    return;
+    const sent = rng.chance(0.25) ? breakCheckDigit(ean8) : ean8;
+    return `,"ean":["${sent}"],"eanGtin8":${wire(sent, asInteger)}`;
   }
+  let out = "";
+  let ean13: string;
   if (u < CODE_ODDITY.noCode + CODE_ODDITY.gtin8 + CODE_ODDITY.upc12) {
     const upc = makeGtin(rng, 12, "0");
-    p.eanGtin12 = wire(upc, asInteger);
+    out += `,"eanGtin12":${wire(upc, asInteger)}`;
     ean13 = "0" + upc;
   } else if (market === "FR") {
     ean13 = makeGtin(rng, 13, medicine ? "34009" : "34015");
-    const seven = Number(ean13.slice(5, 12));
-    p.cipOrAcl7 = seven;
-    if (medicine) p.cip13 = Number(ean13);
-    else p.acl13 = Number(ean13);
+    out += `,"cipOrAcl7":${Number(ean13.slice(5, 12))}`;
+    out += medicine ? `,"cip13":${Number(ean13)}` : `,"acl13":${Number(ean13)}`;
   } else {
     ean13 = makeGtin(rng, 13, "54" + String(rng.int(0, 9)));
   }
   if (rng.chance(CODE_ODDITY.badCheck)) ean13 = breakCheckDigit(ean13);
   const g13 = wire(ean13, asInteger);
-  p.eanGtin13 = rng.chance(CODE_ODDITY.arrayGtin13) ? [g13] : g13;
+  out += `,"eanGtin13":${rng.chance(CODE_ODDITY.arrayGtin13) ? `[${g13}]` : g13}`;
   if (rng.chance(CODE_ODDITY.gtin14)) {
     const g14 = gtin14Of(ean13);
-    p.eanGtin14 = wire(g14, asInteger);
-    p.gtin = g14;
+    out += `,"eanGtin14":${wire(g14, asInteger)},"gtin":"${g14}"`;
   }
   const eanAsInteger = rng.chance(0.3);
   if (rng.chance(CODE_ODDITY.duplicateEan)) {
     const padded = ean13.startsWith("0") ? ean13 : "0" + ean13;
-    p.ean = [padded, padded.slice(1)].map((c) => wire(c, eanAsInteger && !c.startsWith("0")));
+    const short = padded.slice(1);
+    out += `,"ean":["${padded}",${wire(short, eanAsInteger && !short.startsWith("0"))}]`;
   } else {
-    p.ean = [wire(ean13, eanAsInteger)];
+    out += `,"ean":[${wire(ean13, eanAsInteger)}]`;
   }
+  return out;
 }
 
 /** VAT in percent by market and kind: BE 6/21, FR 2.1/5.5/10/20. */
@@ -77,30 +76,27 @@ function vatPercent(rng: Rng, market: "BE" | "FR", medicine: boolean, reimbursed
   return food ? 5.5 : 20;
 }
 
-export function addPrices(p: Wire, rng: Rng, market: "BE" | "FR", medicine: boolean, food: boolean): void {
+const CODE_ACTE: Record<number, string> = { 100: "PH1", 65: "PH7", 30: "PH4", 15: "PH2" };
+
+/** vat, prices and (FR) reimbursement members; returns the JSON and whether the product has a public price. */
+export function pricesJson(rng: Rng, market: "BE" | "FR", medicine: boolean, food: boolean): string {
   const reimbursed = market === "FR" && medicine && rng.chance(0.5);
   const vat = vatPercent(rng, market, medicine, reimbursed, food);
   const scale = rng.next();
-  p.vat =
-    scale < CODE_ODDITY.vatFraction
-      ? Math.round(vat * 10) / 1000
-      : scale < CODE_ODDITY.vatFraction + CODE_ODDITY.vatHundredfold
-        ? Math.round(vat * 100)
-        : vat;
+  const wireVat =
+    scale < CODE_ODDITY.vatFraction ? Math.round(vat * 10) / 1000 : scale < CODE_ODDITY.vatFraction + CODE_ODDITY.vatHundredfold ? Math.round(vat * 100) : vat;
   const publicPrice = rng.int(medicine ? 299 : 399, medicine ? 2999 : 5999);
   const net = publicPrice / (1 + vat / 100);
-  if (!rng.chance(CODE_ODDITY.noPublicPrice)) p.publicPrice = publicPrice;
-  p.manufacturerPrice = Math.round(net * 0.62);
-  if (rng.chance(0.7)) p.pharmacistPrice = Math.round(net * 0.72);
+  let out = `,"vat":${wireVat}`;
+  if (!rng.chance(CODE_ODDITY.noPublicPrice)) out += `,"publicPrice":${publicPrice}`;
+  out += `,"manufacturerPrice":${Math.round(net * 0.62)}`;
+  if (rng.chance(0.7)) out += `,"pharmacistPrice":${Math.round(net * 0.72)}`;
   if (reimbursed) {
     const rate = rng.pick([15, 30, 65, 100]);
-    p.tfrPrice = publicPrice;
-    p.ttcPrice = publicPrice;
-    p.rateOfReimbursement = rate;
-    p.reimbursementRate = rate;
-    p.patientContribution = Math.round(publicPrice * (1 - rate / 100));
-    p.codeActe = rate === 100 ? "PH7" : rate === 65 ? "PH7" : rate === 30 ? "PH4" : "PH2";
+    out += `,"tfrPrice":${publicPrice},"ttcPrice":${publicPrice},"reimbursementRate":${rate},"patientContribution":${Math.round(publicPrice * (1 - rate / 100))}`;
+    out += `,"codeActe":"${CODE_ACTE[rate]}","rateOfReimbursement":${rate}`;
   } else if (market === "FR") {
-    p.codeActe = medicine ? "PHN" : "PAN";
+    out += `,"codeActe":"${medicine ? "PHN" : "PAN"}"`;
   }
+  return out;
 }

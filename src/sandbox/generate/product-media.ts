@@ -1,12 +1,13 @@
 /**
- * Photos, frontals, links, descriptions and leaflets of product i. Media ids
- * come from the product index (10 slots per product), so a media item can be
- * generated from its id alone and media/stream needs no index. Image URLs point
- * at the sandbox itself: `${assetBaseUrl}/media/<format>/<hex>.<ext>`.
+ * Photos, frontals, links, descriptions and leaflets of product i, as JSON
+ * text. Media ids come from the product index (10 slots per product), so a
+ * media item is found from its id alone. Image URLs point at the sandbox
+ * itself: `${assetBaseUrl}/media/<format>/<hex>.<ext>`.
  */
+import { localizedJson, qInner } from "./json.js";
 import { hash3, type Rng } from "./prng.js";
-import { descriptionHtml, type Locale } from "./text.js";
-import { HIDDEN, type MediaHidden, type Meta, type Wire, type WithHidden } from "./types.js";
+import { descriptionHtmlJson, type Locale } from "./text.js";
+import type { MediaHidden } from "./types.js";
 
 export const MEDIA_ID_BASE = 100000;
 export const MEDIA_SLOTS = 10;
@@ -16,149 +17,150 @@ export const LINK_SLOT = 7;
 
 export const MEDIA_ODDITY = { noPhoto: 0.1, oneLocalePhoto: 0.05, severalPhotos: 0.25, frontal: 0.3, link: 0.08 } as const;
 
-const PHOTO_KEYS = ["thumbnail", "thumbnailWebp", "medium", "mediumWebp", "large", "largeWebp", "huge", "hugeWebp"] as const;
-const FRONTAL_KEYS = ["thumbnail", "thumbnailWebp", "medium", "mediumJpeg", "mediumWebp", "largeJpg", "largeWebp", "huge", "hugeWebp"] as const;
-
-function photoExt(key: string): string {
-  return key.endsWith("Webp") ? "webp" : "jpeg";
-}
-function frontalExt(key: string): string {
-  if (key.endsWith("Webp")) return "webp";
-  return key === "mediumJpeg" || key === "largeJpg" ? "jpeg" : "png";
-}
+const PHOTO_FORMATS = ["thumbnail", "thumbnailWebp", "medium", "mediumWebp", "large", "largeWebp", "huge", "hugeWebp"].map((key) => [key, key.endsWith("Webp") ? "webp" : "jpeg"]);
+const FRONTAL_FORMATS = ["thumbnail", "thumbnailWebp", "medium", "mediumJpeg", "mediumWebp", "largeJpg", "largeWebp", "huge", "hugeWebp"].map((key) => [
+  key,
+  key.endsWith("Webp") ? "webp" : key === "mediumJpeg" || key === "largeJpg" ? "jpeg" : "png",
+]);
+const PHOTO_TYPES = ["productshot", "lifestyle_image", "pillshot", "packshot"];
+const SIDES = ["front", "left", "right", "back", "top", "bottom"];
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
 /** 40 hex characters, like the service's content hashes, from (seedHash, mediaId). */
 export function mediaHex(seedHash: number, mediaId: number): string {
   let out = "";
-  for (let k = 0; k < 5; k++) out += hash3(seedHash, mediaId, k + 11).toString(16).padStart(8, "0");
+  for (let k = 0; k < 5; k++) {
+    const h = hash3(seedHash, mediaId, k + 11);
+    out += HEX[h >>> 24]! + HEX[(h >>> 16) & 255]! + HEX[(h >>> 8) & 255]! + HEX[h & 255]!;
+  }
   return out;
 }
 
-function formats(assetBaseUrl: string, hex: string, frontal: boolean): Record<string, string> {
-  const out: Record<string, string> = {};
-  const keys = frontal ? FRONTAL_KEYS : PHOTO_KEYS;
-  for (const key of keys) out[key] = `${assetBaseUrl}/media/${key}/${hex}.${frontal ? frontalExt(key) : photoExt(key)}`;
+/**
+ * The constant text around the hex of each format URL, for one asset base:
+ * parts[0] hex parts[1] hex ... parts[n]. Built once per catalogue so a
+ * formats object costs n+1 concatenations, not 8 URL builds.
+ */
+export function formatParts(baseEsc: string, frontal: boolean): string[] {
+  const formats = frontal ? FRONTAL_FORMATS : PHOTO_FORMATS;
+  const parts: string[] = [];
+  let pending = "{";
+  formats.forEach(([key, ext], k) => {
+    parts.push(`${pending}${k === 0 ? "" : ","}"${key}":"${baseEsc}\\/media\\/${key}\\/`);
+    pending = `.${ext}"`;
+  });
+  parts.push(pending + "}");
+  return parts;
+}
+
+function formatsJson(parts: string[], hex: string): string {
+  let out = parts[0] as string;
+  for (let k = 1; k < parts.length; k++) out += hex + (parts[k] as string);
   return out;
 }
 
 export interface MediaContext {
   seedHash: number;
-  assetBaseUrl: string;
+  /** The asset base URL, escaped as JSON string contents. */
+  baseEsc: string;
+  photoFormats: string[];
+  frontalFormats: string[];
   index: number;
   productId: string;
   locales: readonly string[];
-  meta: Meta;
-  /** The photo's organization (the brand owner), embedded as {name}. */
+  localesJson: string;
+  createdAt: number;
+  updatedAt: number;
   organization: number;
-  organizationName: Wire | undefined;
+  /** `{"name":{...}}` of that organization, or "" when the product has none. */
+  organizationNameJson: string;
+  /** Hidden facts of every media item written, in order. */
+  hidden: MediaHidden[];
 }
 
-function photoMeta(rng: Rng, m: Meta): Meta {
-  return { createdAt: m.createdAt + rng.int(0, 86400 * 30), updatedAt: m.updatedAt };
+function metaJson(rng: Rng, ctx: MediaContext): string {
+  return `{"createdAt":${ctx.createdAt + rng.int(0, 86400 * 30)},"updatedAt":${ctx.updatedAt}}`;
 }
 
-function hidden(ctx: MediaContext, frontal: boolean, published: boolean): MediaHidden {
-  return { productIndex: ctx.index, productId: ctx.productId, frontal, published, organization: ctx.organization };
+function note(ctx: MediaContext, id: number, frontal: boolean, published: boolean): void {
+  ctx.hidden.push({ id, productIndex: ctx.index, productId: ctx.productId, frontal, published, organization: ctx.organization });
 }
 
-/** photos[], frontals[] and links[] of a product, as embedded in it (with displayOrder). */
-export function productMedia(rng: Rng, ctx: MediaContext): { photos: Wire[]; frontals: Wire[]; links: Wire[] } {
-  const photos: Wire[] = [];
-  const frontals: Wire[] = [];
-  const links: Wire[] = [];
+/** `,"photos":[...],"frontals":[...],"links":[...]` of a product (embedded form, with displayOrder). */
+export function mediaJson(rng: Rng, ctx: MediaContext): { json: string; photoCount: number } {
   const base = MEDIA_ID_BASE + ctx.index * MEDIA_SLOTS;
+  let photos = "";
+  let frontals = "";
+  let links = "";
+  let photoCount = 0;
   if (!rng.chance(MEDIA_ODDITY.noPhoto)) {
-    const count = rng.chance(MEDIA_ODDITY.severalPhotos) ? rng.int(2, 6) : 1;
-    const oneLocale = rng.chance(MEDIA_ODDITY.oneLocalePhoto);
-    for (let k = 0; k < count; k++) {
+    photoCount = rng.chance(MEDIA_ODDITY.severalPhotos) ? rng.int(2, 6) : 1;
+    const locales = rng.chance(MEDIA_ODDITY.oneLocalePhoto) ? `["${ctx.locales[0]}"]` : ctx.localesJson;
+    const orgs = ctx.organizationNameJson === "" ? "[]" : `[${ctx.organizationNameJson}]`;
+    for (let k = 0; k < photoCount; k++) {
       const id = base + k;
-      const photo: WithHidden<MediaHidden> = {
-        id,
-        type: "photo",
-        photoType: k === 0 ? "packshot" : rng.pick(["productshot", "lifestyle_image", "pillshot", "packshot"]),
-        locales: oneLocale ? [ctx.locales[0] as string] : ctx.locales,
-        targetGroups: ["public", "pharmacist"],
-        formats: formats(ctx.assetBaseUrl, mediaHex(ctx.seedHash, id), false),
-        visibleSides: k === 0 ? ["front"] : [rng.pick(["front", "left", "right", "back", "top", "bottom"])],
-        displayOrder: k + 1,
-        organizations: ctx.organizationName ? [ctx.organizationName] : [],
-        meta: photoMeta(rng, ctx.meta),
-        [HIDDEN]: hidden(ctx, false, !rng.chance(0.03)),
-      };
-      photos.push(photo);
+      const photoType = k === 0 ? "packshot" : rng.pick(PHOTO_TYPES);
+      const side = k === 0 ? "front" : rng.pick(SIDES);
+      photos += `${k === 0 ? "" : ","}{"id":${id},"type":"photo","photoType":"${photoType}","locales":${locales},"targetGroups":["public","pharmacist"],"formats":${formatsJson(ctx.photoFormats, mediaHex(ctx.seedHash, id))},"visibleSides":["${side}"],"displayOrder":${k + 1},"organizations":${orgs},"meta":${metaJson(rng, ctx)}}`;
+      note(ctx, id, false, !rng.chance(0.03));
     }
     if (rng.chance(MEDIA_ODDITY.frontal)) {
       const id = base + FRONTAL_SLOT;
-      const frontal: WithHidden<MediaHidden> = {
-        id,
-        type: "photo",
-        photoType: "packshot",
-        locales: ctx.locales,
-        targetGroups: ["public"],
-        formats: formats(ctx.assetBaseUrl, mediaHex(ctx.seedHash, id), true),
-        visibleSides: ["front"],
-        displayOrder: 1,
-        meta: photoMeta(rng, ctx.meta),
-        [HIDDEN]: hidden(ctx, true, true),
-      };
-      frontals.push(frontal);
+      frontals = `{"id":${id},"type":"photo","photoType":"packshot","locales":${ctx.localesJson},"targetGroups":["public"],"formats":${formatsJson(ctx.frontalFormats, mediaHex(ctx.seedHash, id))},"visibleSides":["front"],"displayOrder":1,"meta":${metaJson(rng, ctx)}}`;
+      note(ctx, id, true, true);
     }
   }
   if (rng.chance(MEDIA_ODDITY.link)) {
     const id = base + LINK_SLOT;
     const linkType = rng.pick(["video", "website", "brochure", "app"]);
-    const from = ctx.meta.createdAt;
-    const link: WithHidden<MediaHidden> = {
-      id,
-      type: "link",
-      linkType,
-      url: linkType === "video" ? `https://video.sandbox.invalid/watch?v=${mediaHex(ctx.seedHash, id).slice(0, 11)}` : `https://www.sandbox.invalid/${ctx.productId}`,
-      name: { fr: "Vidéo de présentation", en: "Presentation video" },
-      description: { fr: "Découvrez le produit & ses bienfaits.", en: "Discover the product & its benefits." },
-      available: { from, until: rng.chance(0.2) ? from + 86400 * 365 : 1893456000 },
-      locales: ctx.locales,
-      targetGroups: ["public"],
-      meta: photoMeta(rng, ctx.meta),
-      [HIDDEN]: hidden(ctx, false, true),
-    };
-    links.push(link);
+    const url = linkType === "video" ? `https:\\/\\/video.sandbox.invalid\\/watch?v=${mediaHex(ctx.seedHash, id).slice(0, 11)}` : `https:\\/\\/www.sandbox.invalid\\/${ctx.productId}`;
+    const until = rng.chance(0.2) ? ctx.createdAt + 86400 * 365 : 1893456000;
+    links = `{"id":${id},"type":"link","linkType":"${linkType}","url":"${url}","name":${LINK_NAME},"description":${LINK_DESCRIPTION},"available":{"from":${ctx.createdAt},"until":${until}},"locales":${ctx.localesJson},"targetGroups":["public"],"meta":${metaJson(rng, ctx)}}`;
+    note(ctx, id, false, true);
   }
-  return { photos, frontals, links };
+  return { json: `,"photos":[${photos}],"frontals":[${frontals}],"links":[${links}]`, photoCount };
 }
 
-const DESCRIPTION_TYPES_MEDICINE = ["indication", "usage", "composition", "side_effects", "contra_indication", "warnings"] as const;
-const DESCRIPTION_TYPES_OTHER = ["full_description", "usage", "composition", "properties"] as const;
+const LINK_NAME = localizedJson({ fr: "Vidéo de présentation", en: "Presentation video" });
+const LINK_DESCRIPTION = localizedJson({ fr: "Découvrez le produit & ses bienfaits.", en: "Discover the product & its benefits." });
+const DESCRIPTION_TYPES_MEDICINE = ["indication", "usage", "composition", "side_effects", "contra_indication", "warnings"];
+const DESCRIPTION_TYPES_OTHER = ["full_description", "usage", "composition", "properties"];
 
-export function descriptions(rng: Rng, index: number, locales: readonly string[], medicine: boolean, legal: boolean, m: Meta): Wire[] {
-  if (rng.chance(0.08)) return [];
+/** `,"descriptions":[...]` and how many were written. */
+export function descriptionsJson(rng: Rng, ctx: MediaContext, medicine: boolean, legal: boolean): { json: string; count: number } {
+  if (rng.chance(0.08)) return { json: ',"descriptions":[]', count: 0 };
   const types = medicine ? DESCRIPTION_TYPES_MEDICINE : DESCRIPTION_TYPES_OTHER;
-  const count = rng.int(1, 3);
-  const out: Wire[] = [];
+  const count = rng.int(1, 3) + (legal ? 1 : 0);
   const first = rng.int(0, types.length - 1);
-  for (let k = 0; k < count + (legal ? 1 : 0); k++) {
-    const content: Record<string, string> = {};
-    for (const locale of locales) content[locale] = descriptionHtml(rng, locale as Locale);
-    out.push({
-      id: 500000 + index * 8 + k,
-      locales,
-      targetGroups: k === 0 ? ["public", "pharmacist"] : ["public"],
-      type: k === count ? "legal_text" : (types[(first + k) % types.length] as string),
-      content,
-      meta: m,
-    });
+  const meta = `{"createdAt":${ctx.createdAt},"updatedAt":${ctx.updatedAt}}`;
+  let out = ',"descriptions":[';
+  for (let k = 0; k < count; k++) {
+    let content = "{";
+    for (let l = 0; l < ctx.locales.length; l++) {
+      const locale = ctx.locales[l] as Locale;
+      content += `${l === 0 ? "" : ","}"${locale}":"${descriptionHtmlJson(rng, locale)}"`;
+    }
+    const type = legal && k === count - 1 ? "legal_text" : (types[(first + k) % types.length] as string);
+    out += `${k === 0 ? "" : ","}{"id":${500000 + ctx.index * 8 + k},"locales":${ctx.localesJson},"targetGroups":${k === 0 ? '["public","pharmacist"]' : '["public"]'},"type":"${type}","content":${content}},"meta":${meta}}`;
   }
-  return out;
+  return { json: out + "]", count };
 }
 
-export function leaflets(rng: Rng, ctx: MediaContext): Wire[] {
-  const out: Wire[] = [];
+export function leafletsJson(rng: Rng, ctx: MediaContext): string {
   const kinds = rng.chance(0.4) ? ["pil", "spc"] : ["pil"];
+  const meta = `{"createdAt":${ctx.createdAt},"updatedAt":${ctx.updatedAt}}`;
+  let out = ',"leaflets":[';
   kinds.forEach((type, k) => {
     const id = 900000 + ctx.index * 2 + k;
     const hex = mediaHex(ctx.seedHash, id).slice(0, 16);
-    const url: Record<string, string> = {};
-    for (const locale of ctx.locales) url[locale] = `${ctx.assetBaseUrl}/leaflets/${hex}-${type}-${locale}.pdf`;
-    out.push({ id, locales: ctx.locales, type, url, meta: ctx.meta });
+    let url = "{";
+    ctx.locales.forEach((locale, l) => {
+      url += `${l === 0 ? "" : ","}"${locale}":"${ctx.baseEsc}\\/leaflets\\/${hex}-${type}-${locale}.pdf"`;
+    });
+    out += `${k === 0 ? "" : ","}{"id":${id},"locales":${ctx.localesJson},"type":"${type}","url":${url}},"meta":${meta}}`;
   });
-  return out;
+  return out + "]";
 }
+
+/** Escapes a URL once for building literals (exported for the product's own URLs). */
+export const escapeUrl = qInner;

@@ -7,6 +7,7 @@
 import { between, CATALOGUE_NOW, CATALOGUE_START } from "./clock.js";
 import { Rng } from "./prng.js";
 import { BRAND_ENDS, BRAND_STEMS, CITIES, INGREDIENTS, ODD_BRANDS, type Tri } from "./text.js";
+import { phpJson } from "./json.js";
 import { HIDDEN, type Meta, type OrganizationHidden, type Wire, type WithHidden } from "./types.js";
 
 export const ID_RANGES = { organization: 1001, brand: 2001, family: 3001, ingredient: 4001, publicCategory: 501 } as const;
@@ -31,6 +32,20 @@ export interface Reference {
   /** Indices into publicCategories of the leaves products attach to. */
   publicCategoryLeaves: number[];
   catalogCategories: Wire[];
+  /** The same records pre-serialized (PHP-style JSON), embedded in products as text. */
+  json: ReferenceJson;
+}
+
+export interface ReferenceJson {
+  brandLocalized: string[];
+  brandPlain: string[];
+  family: string[];
+  ingredient: string[];
+  publicCategory: string[];
+  catalogCategory: string[];
+  organization: string[];
+  /** `{"name":{...}}` per organization, as photos embed it. */
+  organizationName: string[];
 }
 
 function meta(rng: Rng): Meta {
@@ -177,7 +192,18 @@ export function buildReference(seed: number): Reference {
     order: k + 1,
     type,
   }));
+  const json: ReferenceJson = {
+    brandLocalized: embeddedBrandLocalized.map(phpJson),
+    brandPlain: embeddedBrandPlain.map(phpJson),
+    family: productFamilies.map(phpJson),
+    ingredient: activeIngredients.map(phpJson),
+    publicCategory: cats.list.map(phpJson),
+    catalogCategory: catalogCategories.map(phpJson),
+    organization: orgs.map(phpJson),
+    organizationName: orgs.map((o) => phpJson({ name: o.name })),
+  };
   return {
+    json,
     organizations: orgs,
     supplierIds,
     brands,

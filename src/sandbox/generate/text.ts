@@ -3,6 +3,7 @@
  * at module load; products pick from them, so per-product text costs a few
  * concatenations. The HTML is what the service sends (its allowed tags, entities).
  */
+import { qInner } from "./json.js";
 import type { Rng } from "./prng.js";
 
 export type Locale = "fr" | "nl" | "en" | "de";
@@ -91,13 +92,32 @@ const PARAGRAPHS: Record<Locale, readonly string[]> = {
   ],
 };
 
-/** HTML content of one description in one locale: two or three paragraphs of the pool. */
-export function descriptionHtml(rng: Rng, locale: Locale): string {
-  const pool = PARAGRAPHS[locale];
-  const first = rng.int(0, pool.length - 1);
-  let html = (pool[first] as string) + (pool[(first + 1 + rng.int(0, 1)) % pool.length] as string);
-  if (rng.chance(0.4)) html += pool[(first + 3) % pool.length] as string;
-  return html;
+/**
+ * Every content a description can have, per locale, escaped as JSON string
+ * contents once at load: paragraph `first`, then the one 1 or 2 further, then
+ * optionally the one 3 further (24 combinations for six paragraphs). A
+ * product's description then costs one lookup per locale.
+ */
+const CONTENTS: Record<Locale, string[]> = Object.fromEntries(
+  Object.entries(PARAGRAPHS).map(([locale, pool]) => {
+    const combos: string[] = [];
+    for (let first = 0; first < pool.length; first++) {
+      for (let skip = 0; skip < 2; skip++) {
+        for (let third = 0; third < 2; third++) {
+          let html = (pool[first] as string) + (pool[(first + 1 + skip) % pool.length] as string);
+          if (third === 1) html += pool[(first + 3) % pool.length] as string;
+          combos.push(qInner(html));
+        }
+      }
+    }
+    return [locale, combos];
+  }),
+) as Record<Locale, string[]>;
+
+/** HTML content of one description in one locale (two or three paragraphs), as JSON string contents. */
+export function descriptionHtmlJson(rng: Rng, locale: Locale): string {
+  const combos = CONTENTS[locale];
+  return combos[rng.int(0, combos.length - 1)] as string;
 }
 
 export const PERSON_FIRST = ["Anne", "Luc", "Sofie", "Marc", "Julie", "Pieter", "Camille", "Tom", "Élodie", "Jan"] as const;

@@ -24,9 +24,12 @@ export interface ProductHidden {
   statusTouchedAt: number;
   /** allowedSpecies codes (human, veterinary, surface_maintenance, phytopharmacy). */
   species: string[];
+  /** Hidden facts of the product's photos, frontals and links. */
+  media: MediaHidden[];
 }
 
 export interface MediaHidden {
+  id: number;
   /** Index of the product the item belongs to. */
   productIndex: number;
   productId: string;

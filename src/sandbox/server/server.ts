@@ -12,6 +12,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createCatalogue } from "../generate/catalogue.js";
+import { phpJson } from "../generate/json.js";
 import { SandboxOptions, type SandboxHandle, type SandboxOptionsInput } from "../options.js";
 import { buildRoutes } from "../endpoints/index.js";
 import type { Created, Reply } from "../endpoints/types.js";
@@ -30,7 +31,8 @@ function send(res: ServerResponse, reply: Reply): void {
     return;
   }
   if (reply.kind === "json") {
-    const body = JSON.stringify(reply.body);
+    // Every body is encoded the way the service's PHP stack does it (see generate/json.ts).
+    const body = phpJson(reply.body);
     res.writeHead(reply.status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...reply.headers });
     res.end(body);
   }

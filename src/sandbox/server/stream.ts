@@ -12,11 +12,17 @@ import type { StreamFaults } from "./faults.js";
 export const STREAM_CONTENT_TYPE = "application/x-json-stream";
 const BATCH_BYTES = 64 * 1024;
 
+
 export interface StreamReply {
   kind: "stream";
   total: number;
   /** The JSON of the record at result position k (0 <= k < total). */
   record(k: number): string;
+  /**
+   * Records are pure ASCII (PHP-style escapes; tested), so the writer can use
+   * latin1, which for ASCII is a plain copy instead of a UTF-8 encode.
+   */
+  ascii?: boolean;
 }
 
 function waitDrain(res: ServerResponse): Promise<void> {
@@ -50,7 +56,7 @@ export async function writeStream(res: ServerResponse, reply: StreamReply, fault
       for (let at = 0; at < bytes.length && !res.destroyed; at += faults.chunkBytes) {
         if (!res.write(bytes.subarray(at, at + faults.chunkBytes))) await waitDrain(res);
       }
-    } else if (!res.write(data)) {
+    } else if (!res.write(data, reply.ascii ? "latin1" : "utf8")) {
       await waitDrain(res);
     }
   };
