@@ -47,6 +47,8 @@ export interface MappingContext {
     paths: Map<string, Map<number, CategoryPath>>;
     /** Channel-independent facts per product object. */
     facts: WeakMap<Product, ProductFacts>;
+    /** The last product's facts: a run maps one product for every channel in a row. */
+    last: { product: Product | undefined; facts: ProductFacts | undefined };
   };
 }
 
@@ -73,6 +75,6 @@ export function buildContext(input: ContextInput = {}): MappingContext {
     offers: input.offers,
     now,
     priceUnit: input.priceUnit ?? "cents",
-    memo: { html: new Map(), ancestors: new Map(), paths: new Map(), facts: new WeakMap() },
+    memo: { html: new Map(), ancestors: new Map(), paths: new Map(), facts: new WeakMap(), last: { product: undefined, facts: undefined } },
   };
 }

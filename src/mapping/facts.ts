@@ -40,8 +40,16 @@ export interface ProductFacts {
   vat: Result<number, "INVALID_VAT"> | undefined;
   /** Undefined when there is no offers file or no row for the product. */
   offer: Offer | undefined;
+  /** The offer's sale dates as ISO 8601, for the item. */
+  saleFrom: string | undefined;
+  saleUntil: string | undefined;
   weight: Measure | undefined;
   unitPricingMeasure: Measure | undefined;
+}
+
+/** Unix seconds as ISO 8601 without milliseconds. */
+export function isoSeconds(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace(".000Z", "Z");
 }
 
 function code13(raw: unknown): string | undefined {
@@ -80,6 +88,7 @@ export function computeFacts(product: Product, context: MappingContext): Product
   const brandNames = brand === undefined ? [] : [brand.name, context.brands.get(brand.id)?.name].filter((n) => n !== null && n !== undefined);
   const mpn = typeof product.supplierReference === "string" ? product.supplierReference.trim() : "";
   const offer = context.offers === undefined ? undefined : lookupOffer(context.offers, product.id, gtins.valid.map((g) => g.key));
+  const categories = categoryFacts(product, context);
   return {
     gtins,
     cip13: code13(product.cip13),
@@ -90,11 +99,16 @@ export function computeFacts(product: Product, context: MappingContext): Product
     medicine,
     veterinary,
     categoryType: medicine ? "medicine" : veterinary ? "veterinary_medicine" : types[0],
-    ...categoryFacts(product, context),
+    category: categories.category,
+    categoryAncestors: categories.categoryAncestors,
+    categoryIds: categories.categoryIds,
+    extraCategories: categories.extraCategories,
     brandId: brand?.id,
     brandNames,
     vat: product.vat === null || product.vat === undefined ? undefined : normalizeVat(product.vat),
     offer,
+    saleFrom: offer?.saleFrom === undefined ? undefined : isoSeconds(offer.saleFrom),
+    saleUntil: offer?.saleUntil === undefined ? undefined : isoSeconds(offer.saleUntil),
     weight: productWeight(product),
     unitPricingMeasure: unitPricingMeasure(product.packageContent),
   };
@@ -102,10 +116,14 @@ export function computeFacts(product: Product, context: MappingContext): Product
 
 /** computeFacts, memoised per product object for the run. */
 export function productFacts(product: Product, context: MappingContext): ProductFacts {
+  const last = context.memo.last;
+  if (last.product === product && last.facts !== undefined) return last.facts;
   let facts = context.memo.facts.get(product);
   if (facts === undefined) {
     facts = computeFacts(product, context);
     context.memo.facts.set(product, facts);
   }
+  last.product = product;
+  last.facts = facts;
   return facts;
 }

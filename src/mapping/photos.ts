@@ -73,12 +73,16 @@ function urlKind(url: string): Kind | "other" | undefined {
   return EXT_KIND[url.slice(dot + 1, end).toLowerCase()];
 }
 
-function usableUrl(photo: Photo, keys: readonly string[], plan: ImagePlan): string | undefined {
+const EXTENSIONS: Record<Kind, readonly string[]> = { jpeg: [".jpeg", ".jpg"], png: [".png"], webp: [".webp"] };
+
+function usableUrl(photo: Photo, keys: readonly string[], frontal: boolean, plan: ImagePlan): string | undefined {
   const formats = photo.formats;
   if (!formats) return undefined;
   for (const key of keys) {
     const url = formats[key];
-    if (typeof url !== "string" || url.length > plan.maxUrlLength || !/^https?:\/\//i.test(url)) continue;
+    if (typeof url !== "string" || url.length > plan.maxUrlLength || !(url.startsWith("https://") || url.startsWith("http://") || /^https?:\/\//i.test(url))) continue;
+    // The usual case, the URL ends with the key's own extension, needs no parsing.
+    if (EXTENSIONS[keyKind(key, frontal)].some((ext) => url.endsWith(ext))) return url;
     const kind = urlKind(url);
     if (kind === "other" || (kind !== undefined && !plan.accept[kind])) continue;
     return url;
@@ -108,7 +112,7 @@ function collect(photos: readonly Photo[] | null | undefined, frontal: boolean, 
     const type = photo.photoType;
     const rank = frontal ? plan.frontalRank : typeof type === "string" && type !== "" ? plan.typeRank.get(type) : plan.untypedRank;
     if (rank === undefined || !passes(photo, plan)) continue;
-    const url = usableUrl(photo, frontal ? plan.frontalKeys : plan.photoKeys, plan);
+    const url = usableUrl(photo, frontal ? plan.frontalKeys : plan.photoKeys, frontal, plan);
     if (url === undefined) continue;
     out.push({ url, rank, order: typeof photo.displayOrder === "number" ? photo.displayOrder : Number.MAX_SAFE_INTEGER, index: out.length });
   }

@@ -62,10 +62,6 @@ export interface Sale {
   until?: string;
 }
 
-function iso(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace(".000Z", "Z");
-}
-
 /** The offer's sale, if it runs at `now` and is below `priceCents`. */
 export function activeSale(facts: ProductFacts, priceCents: number, now: number): { sale?: Sale; warning?: Reason<WarningCode> } {
   const offer = facts.offer;
@@ -76,7 +72,7 @@ export function activeSale(facts: ProductFacts, priceCents: number, now: number)
     return { warning: { code: "SALE_IGNORED", detail: String(offer.salePriceCents) } };
   }
   const sale: Sale = { cents: offer.salePriceCents };
-  if (offer.saleFrom !== undefined) sale.from = iso(offer.saleFrom);
-  if (offer.saleUntil !== undefined) sale.until = iso(offer.saleUntil);
+  if (facts.saleFrom !== undefined) sale.from = facts.saleFrom;
+  if (facts.saleUntil !== undefined) sale.until = facts.saleUntil;
   return { sale };
 }

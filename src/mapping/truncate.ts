@@ -4,11 +4,29 @@
  * never splits a surrogate pair (an emoji stays whole or goes).
  */
 
-const NEEDS_COLLAPSE = /^\s|\s$|\s\s|[^\S ]/;
+/** Whether `text` has whitespace other than single inner spaces (a scan: most titles need nothing). */
+function needsCollapse(text: string): boolean {
+  const n = text.length;
+  if (n === 0) return false;
+  if (text.charCodeAt(0) === 32 || text.charCodeAt(n - 1) === 32) return true;
+  let space = false;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32) {
+      if (space) return true;
+      space = true;
+      continue;
+    }
+    space = false;
+    // Other ASCII whitespace and controls, NBSP, and the Unicode spaces \s knows (all >= U+1680).
+    if (c < 32 || c === 160 || (c >= 0x1680 && /\s/.test(text[i] as string))) return true;
+  }
+  return false;
+}
 
-/** Collapse all whitespace (titles are one line). Most titles need nothing: test before replacing. */
+/** Collapse all whitespace (titles are one line). */
 export function collapseWhitespace(text: string): string {
-  return NEEDS_COLLAPSE.test(text) ? text.replace(/\s+/g, " ").trim() : text;
+  return needsCollapse(text) ? text.replace(/\s+/g, " ").trim() : text;
 }
 
 const TRAILING = /[\s,;:\-–—(/]+$/;

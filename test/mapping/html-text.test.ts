@@ -141,3 +141,15 @@ describe("truncateText", () => {
     expect(collapseWhitespace("  a \n\t b  ")).toBe("a b");
   });
 });
+
+describe("collapseWhitespace", () => {
+  it("equals the plain regex collapse on any text", () => {
+    const ws = fc.constantFrom(" ", "  ", "\t", "\n", "\u00a0", "\u2003", "\u3000", "\ufeff", "\u0001");
+    const text = fc.array(fc.oneof(ws, fc.constantFrom("a", "Crème", "😀", "-")), { maxLength: 20 }).map((a) => a.join(""));
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(collapseWhitespace(t)).toBe(t.replace(/\s+/g, " ").trim());
+      }),
+    );
+  });
+});
