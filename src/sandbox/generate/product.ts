@@ -152,7 +152,7 @@ export function generateProduct(ctx: ProductContext, i: number): GeneratedProduc
   s += descriptionsJson(rng, mediaCtx, medicine, legal).json;
   s += kind === "medicine" && rng.chance(0.85) ? leafletsJson(rng, mediaCtx) : ',"leaflets":[]';
   s += `,"meta":${meta}`;
-  s += `,"embedUrl":"${ctx.baseEsc}\\/v4\\/products\\/embed?id=${id}&expires=${CATALOGUE_NOW + 4 * 3600}&signature=${hash3(ctx.seedHash, i, 7).toString(16)}"`;
+  s += `,"embedUrl":"${ctx.baseEsc}\\/v4\\/products\\/embed?id=${id}\\u0026expires=${CATALOGUE_NOW + 4 * 3600}\\u0026signature=${hash3(ctx.seedHash, i, 7).toString(16)}"`;
   s += `,"publicPageUrl":"${ctx.baseEsc}\\/p\\/${id}"}`;
   return { json: s, hidden };
 }
