@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   "GATE_TRIPPED",
   "LOCK_HELD",
   "CHANNEL_FAILED",
+  "INTERRUPTED",
   "INTERNAL",
 ] as const;
 
@@ -59,6 +60,8 @@ export const EXIT = {
   SOURCE: 4,
   GATE: 5,
   LOCK: 6,
+  /** 128 + SIGINT, as shells report a run stopped by Ctrl-C or SIGTERM. */
+  INTERRUPTED: 130,
 } as const;
 
 export function exitCodeFor(error: unknown): number {
@@ -81,6 +84,8 @@ export function exitCodeFor(error: unknown): number {
       return EXIT.GATE;
     case "LOCK_HELD":
       return EXIT.LOCK;
+    case "INTERRUPTED":
+      return EXIT.INTERRUPTED;
     default:
       return EXIT.FAILURE;
   }

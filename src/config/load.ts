@@ -46,7 +46,14 @@ class Problems {
  * Reads a file, substitutes ${ENV} references and validates it. `data` is
  * undefined when it has problems; `raw` still lets later passes look further.
  */
-async function parseFile<T>(file: string, schema: z.ZodType<T>, env: Env, problems: Problems): Promise<{ raw: Record<string, unknown>; data?: T }> {
+async function parseFile<T>(
+  file: string,
+  schema: z.ZodType<T>,
+  env: Env,
+  problems: Problems,
+  /** Unset variables tolerated at these paths (validate --no-credentials). */
+  tolerate: readonly string[] = [],
+): Promise<{ raw: Record<string, unknown>; data?: T }> {
   let json: unknown;
   try {
     json = await readJsonFile(file);
@@ -56,13 +63,14 @@ async function parseFile<T>(file: string, schema: z.ZodType<T>, env: Env, proble
   }
   const substituted = substituteEnv(json, env);
   const raw = isPlainObject(substituted.value) ? substituted.value : {};
-  for (const p of substituted.problems) problems.add(file, p.path, p.message);
+  const envProblems = substituted.problems.filter((p) => !tolerate.includes(p.path));
+  for (const p of envProblems) problems.add(file, p.path, p.message);
   const parsed = schema.safeParse(substituted.value);
   if (!parsed.success) {
     problems.addIssues(file, parsed.error.issues, substituted.value);
     return { raw };
   }
-  return substituted.problems.length > 0 ? { raw } : { raw, data: parsed.data };
+  return envProblems.length > 0 ? { raw } : { raw, data: parsed.data };
 }
 
 /** Deep merge for plain objects; arrays and scalars of `over` replace those of `base`. */
@@ -150,7 +158,8 @@ export async function loadConfig(
   const file = resolve(configFile);
   const base = dirname(file);
   const problems = new Problems();
-  const main = await parseFile(file, MainConfig, env, problems);
+  const credentialPaths = options.checkCredentials === false ? ["source.baseUrl", "source.keyId", "source.keySecret", "source.contact"] : [];
+  const main = await parseFile(file, MainConfig, env, problems, credentialPaths);
   // A broken main file still has its channel files and filter checked, so one run shows every problem.
   const rawChannels = Array.isArray(main.raw["channels"]) ? main.raw["channels"].filter((c): c is string => typeof c === "string") : [];
   const rawSource = isPlainObject(main.raw["source"]) ? main.raw["source"] : {};
@@ -208,5 +217,6 @@ export async function loadConfig(
     publicBaseUrl: config.output.publicBaseUrl,
     offers: offersFile ? { file: offersFile, format: offersFormat } : undefined,
     channels: options.only && options.only.length > 0 ? channels.filter((c) => options.only!.includes(c.name)) : channels,
+    channelNames: channels.map((c) => c.name),
   };
 }

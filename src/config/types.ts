@@ -30,5 +30,8 @@ export interface LoadedConfig {
   outputDir: string;
   publicBaseUrl: string | undefined;
   offers: { file: string; format: "csv" | "json" } | undefined;
+  /** The channels to run (all, or those named with --channel). */
   channels: LoadedChannel[];
+  /** Every channel of the config, run or not. */
+  channelNames: string[];
 }

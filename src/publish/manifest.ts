@@ -61,6 +61,8 @@ export const Manifest = z.object({
     retries: z.number().int().min(0),
     resumes: z.number().int().min(0),
   }),
+  /** The offers file of the run; refused rows are listed in reports/offers.csv. */
+  offers: z.object({ file: z.string(), accepted: z.number().int().min(0), refused: z.number().int().min(0) }).optional(),
   channels: z.array(ChannelEntry),
 });
 export type Manifest = z.infer<typeof Manifest>;

@@ -1,0 +1,87 @@
+/**
+ * `pharmafeed generate`: the nightly job. Loads and checks the config, streams
+ * the catalogue once into every channel, publishes what passes the gate, writes
+ * the manifest, prints a summary. Exit codes: see EXIT in errors.ts.
+ */
+import { join, relative } from "node:path";
+import type { Argv, CommandModule } from "yargs";
+import { loadConfig } from "../config/load.js";
+import { PharmafeedError } from "../errors.js";
+import { createLogger, type LogFormat } from "../log.js";
+import { runGenerate, type GenerateResult } from "../pipeline/run.js";
+import { formatSummary } from "../pipeline/summary.js";
+
+export interface GenerateArgs {
+  config: string;
+  channel?: string[];
+  output?: string;
+  "dry-run": boolean;
+  force: boolean;
+  "log-format": LogFormat;
+}
+
+export function generateOptions<T>(yargs: Argv<T>) {
+  return yargs
+    .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
+    .option("channel", { type: "string", array: true, describe: "only these channels (repeatable)" })
+    .option("output", { type: "string", describe: "output directory (default: from the config)" })
+    .option("dry-run", { type: "boolean", default: false, describe: "map and write to temporary files, publish nothing" })
+    .option("force", { type: "boolean", default: false, describe: "publish even when the gate would stop a channel" })
+    .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" });
+}
+
+/** Prints the summary and turns channel outcomes into the run's error (and exit code). */
+export function reportRun(result: GenerateResult, write: (text: string) => void = (t) => void process.stdout.write(t)): void {
+  const { manifest, outputDir } = result;
+  const files = manifest.channels
+    .filter((c) => c.published === true)
+    .map((c) => `  ${relative(process.cwd(), join(outputDir, c.file)) || c.file}${c.live?.gzip ? ` (+ .gz)` : ""}`);
+  write(`${formatSummary(manifest)}\n${files.length > 0 ? `\nPublished:\n${files.join("\n")}\n` : ""}`);
+  const failed = manifest.channels.filter((c) => typeof c.published === "string" && c.published.startsWith("failed"));
+  if (failed.length > 0) {
+    throw new PharmafeedError("CHANNEL_FAILED", `${failed.length} channel(s) failed: ${failed.map((c) => `${c.name} (${String(c.published)})`).join("; ")}`);
+  }
+  const gated = manifest.channels.filter((c) => typeof c.published === "string" && c.published.startsWith("gate"));
+  if (gated.length > 0) {
+    throw new PharmafeedError("GATE_TRIPPED", `not published, previous file kept: ${gated.map((c) => `${c.name} (${String(c.published)})`).join("; ")}`);
+  }
+}
+
+/** Aborts the run on SIGINT/SIGTERM so that temporary files are removed and the lock released. */
+export async function withInterrupts<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  try {
+    return await run(controller.signal);
+  } catch (error) {
+    if (controller.signal.aborted) throw new PharmafeedError("INTERRUPTED", "interrupted: nothing of this run was published", { cause: error });
+    throw error;
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+}
+
+export const generateCommand: CommandModule<object, GenerateArgs> = {
+  command: "generate",
+  describe: "Stream the catalogue once into every configured feed and publish them",
+  builder: (yargs) => generateOptions(yargs) as unknown as Argv<GenerateArgs>,
+  handler: async (args) => {
+    const logger = createLogger({ format: args["log-format"] });
+    const config = await loadConfig(args.config, { only: args.channel ?? [] });
+    const result = await withInterrupts((signal) =>
+      runGenerate({
+        config,
+        ...(args.output ? { outputDir: args.output } : {}),
+        dryRun: args["dry-run"],
+        force: args.force,
+        logger,
+        tty: process.stderr.isTTY === true && args["log-format"] === "plain",
+        signal,
+      }),
+    );
+    reportRun(result);
+  },
+};

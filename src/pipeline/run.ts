@@ -1,0 +1,167 @@
+/**
+ * `generate`, the nightly job, as one streaming pass:
+ *
+ *   lock ─> reference data + offers (parallel) ─> products/stream ─┬─> channel 1: map ─> write | report
+ *                                                                 ├─> channel 2 ...
+ *                                                                 └─> channel n
+ *   then per channel: footer ─> sample parse ─> gate ─> rename into place
+ *   then manifest.json (+ history) ─> unlock
+ *
+ * Nothing is held per product: memory stays flat whatever the catalogue size.
+ * A source failure aborts every channel (the live files stay); a channel failure
+ * stops that channel only.
+ */
+import { mkdir, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { stringify } from "csv-stringify/sync";
+import { createCatalogueClient } from "../catalogue/client.js";
+import type { Product } from "../catalogue/schemas/product.js";
+import type { LoadedConfig } from "../config/types.js";
+import { PharmafeedError } from "../errors.js";
+import type { Logger } from "../log.js";
+import { createProgress } from "../progress.js";
+import { acquireLock } from "../publish/lock.js";
+import { type ChannelEntry, type Manifest, readManifest, writeManifest } from "../publish/manifest.js";
+import { ChannelRun, REPORTS_DIR } from "./channel-run.js";
+import { loadContext, type OffersSummary } from "./load-context.js";
+
+export interface GenerateOptions {
+  config: LoadedConfig;
+  /** Overrides the configured output directory. */
+  outputDir?: string;
+  dryRun?: boolean;
+  force?: boolean;
+  logger: Logger;
+  /** Draw a progress bar (stderr is a terminal). */
+  tty?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface GenerateResult {
+  manifest: Manifest;
+  outputDir: string;
+}
+
+/** Temporary files of runs that died (kill -9, power cut): hidden names ending in .tmp-<pid>. */
+async function removeDeadTemporaries(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  await Promise.all(
+    names
+      .filter((name) => /^\..+\.tmp-\d+$/.test(name) && Number(name.split("-").at(-1)) !== process.pid)
+      .map((name) => rm(join(dir, name), { force: true })),
+  );
+}
+
+async function writeOffersReport(outputDir: string, offers: OffersSummary): Promise<void> {
+  const { AtomicOutput } = await import("../publish/atomic-output.js");
+  const out = new AtomicOutput(join(outputDir, REPORTS_DIR, "offers.csv"));
+  out.write(stringify([["line", "reason", "detail"], ...offers.errors.map((e) => [e.line, e.reason, e.detail])]));
+  await out.finish();
+  await out.publish();
+}
+
+export async function runGenerate(options: GenerateOptions): Promise<GenerateResult> {
+  const { config, logger } = options;
+  if (!config.source) throw new PharmafeedError("CONFIG_INVALID", "no catalogue source credentials were resolved");
+  const outputDir = options.outputDir ?? config.outputDir;
+  await mkdir(join(outputDir, REPORTS_DIR), { recursive: true });
+  const lock = await acquireLock(outputDir);
+  if (lock.tookOver) logger.warn("took over the stale lock of a run that died", { file: lock.file });
+  const client = createCatalogueClient(config.source);
+  const runs: ChannelRun[] = [];
+  try {
+    await Promise.all([removeDeadTemporaries(outputDir), removeDeadTemporaries(join(outputDir, REPORTS_DIR))]);
+    const started = new Date();
+    const previous = await readManifest(outputDir);
+    const { context, offers } = await loadContext(client, config, started);
+    if (offers) {
+      logger.info("offers loaded", { file: offers.file, accepted: offers.accepted, refused: offers.errors.length });
+      for (const e of offers.errors.slice(0, 10)) logger.warn("offers row refused", { line: e.line, reason: e.reason, detail: e.detail });
+      if (!options.dryRun) await writeOffersReport(outputDir, offers);
+    }
+
+    for (const channel of config.channels) {
+      runs.push(
+        new ChannelRun(channel, outputDir, {
+          channel: channel.name,
+          title: channel.feed.title ?? config.shop.name,
+          link: channel.feed.link ?? config.shop.url,
+          description: channel.feed.description ?? config.shop.description,
+          generatedAt: started.toISOString(),
+          locale: channel.mapping.locale,
+          country: channel.mapping.country,
+        }),
+      );
+    }
+
+    const rejectedByCode: Record<string, number> = {};
+    const stream = client.streamProducts({
+      filter: config.query.filter as never,
+      sorting: config.query.sorting as never,
+      ...(options.signal ? { signal: options.signal } : {}),
+      onEvent: (event) => {
+        if (event.type === "resume") logger.warn("stream cut, resumed", { fromIndex: event.fromIndex, resumes: event.resumes });
+        if (event.type === "rejected") {
+          const { rejection } = event;
+          rejectedByCode[rejection.code] = (rejectedByCode[rejection.code] ?? 0) + 1;
+          logger.warn("source record rejected", { line: rejection.line, id: rejection.id, code: rejection.code, path: rejection.path });
+        }
+      },
+    });
+    const progress = createProgress({ label: "generate", tty: options.tty ?? false, logger });
+    let received = 0;
+    for await (const product of stream as AsyncIterable<Product>) {
+      for (const run of runs) {
+        const pending = run.add(product, context);
+        if (pending) await pending;
+      }
+      progress.update(++received, stream.total);
+    }
+    progress.done();
+
+    const publishedAt = new Date().toISOString();
+    const previousEntries = new Map((previous?.channels ?? []).map((c) => [c.name, c]));
+    const entries: ChannelEntry[] = [];
+    for (const run of runs) {
+      const entry = await run.finish({ live: previousEntries.get(run.channel.name)?.live ?? null, force: options.force ?? false, dryRun: options.dryRun ?? false, publishedAt });
+      entries.push(entry);
+      if (run.failed) logger.error("channel failed", { channel: run.channel.name, error: run.failed.message });
+      else if (entry.published !== true) logger.warn("channel not published", { channel: run.channel.name, reason: entry.published });
+    }
+    // Channels of the config not run this time (--channel) keep their entries: they are still served.
+    const ran = new Set(entries.map((e) => e.name));
+    const kept = (previous?.channels ?? []).filter((c) => !ran.has(c.name) && config.channelNames.includes(c.name));
+
+    const stats = stream.stats;
+    const failed = entries.some((e) => typeof e.published === "string" && e.published.startsWith("failed"));
+    const manifest: Manifest = {
+      version: 1,
+      startedAt: started.toISOString(),
+      endedAt: new Date().toISOString(),
+      status: failed ? (entries.every((e) => e.published !== true) ? "failed" : "partial") : "ok",
+      source: {
+        total: stream.total ?? 0,
+        received,
+        rejected: stats.rejected,
+        rejectedByCode,
+        retries: stats.retries,
+        resumes: stats.resumes,
+      },
+      ...(offers ? { offers: { file: offers.file, accepted: offers.accepted, refused: offers.errors.length } } : {}),
+      channels: [...entries, ...kept],
+    };
+    if (!options.dryRun) await writeManifest(outputDir, manifest);
+    return { manifest, outputDir };
+  } catch (error) {
+    await Promise.all(runs.map((run) => run.abort()));
+    throw error;
+  } finally {
+    await client.close().catch(() => {});
+    await lock.release();
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * reports/<channel>.csv: every product left out of a channel, with its reason
+ * code and detail, so that the catalogue team can fix the data. Written as the
+ * run goes, through the same atomic output as the feeds.
+ */
+import { stringify } from "csv-stringify/sync";
+import type { Reason } from "../mapping/reasons.js";
+import { AtomicOutput } from "./atomic-output.js";
+
+export const REPORT_COLUMNS = ["id", "reason", "detail", "other_reasons"] as const;
+
+export class ExclusionReport {
+  private readonly out: AtomicOutput;
+
+  constructor(file: string) {
+    this.out = new AtomicOutput(file);
+    this.out.write(stringify([REPORT_COLUMNS as unknown as string[]]));
+  }
+
+  /** The first reason is the one counted; the others are listed for the reader. */
+  add(productId: string, reasons: readonly Reason<string>[]): Promise<void> | undefined {
+    const [first, ...others] = reasons;
+    return this.out.write(stringify([[productId, first?.code ?? "", first?.detail ?? "", others.map((r) => r.code).join("|")]]));
+  }
+
+  async publish(): Promise<void> {
+    await this.out.finish();
+    await this.out.publish();
+  }
+
+  abort(): Promise<void> {
+    return this.out.abort();
+  }
+}
