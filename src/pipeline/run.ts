@@ -35,6 +35,8 @@ export interface GenerateOptions {
   /** Draw a progress bar (stderr is a terminal). */
   tty?: boolean;
   signal?: AbortSignal;
+  /** The run's clock (officialDeletionAt, sale dates); tests and golden files fix it. */
+  now?: Date;
 }
 
 export interface GenerateResult {
@@ -76,7 +78,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   const runs: ChannelRun[] = [];
   try {
     await Promise.all([removeDeadTemporaries(outputDir), removeDeadTemporaries(join(outputDir, REPORTS_DIR))]);
-    const started = new Date();
+    const started = options.now ?? new Date();
     const previous = await readManifest(outputDir);
     const { context, offers } = await loadContext(client, config, started);
     if (offers) {
