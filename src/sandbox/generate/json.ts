@@ -12,13 +12,23 @@ function unicodeEscape(ch: string): string {
 
 const HEX_UPPER: Record<string, string> = { "<": "\\u003C", ">": "\\u003E", "&": "\\u0026", "'": "\\u0027" };
 
-/** Re-escapes the output of JSON.stringify the PHP way (string contents only are touched). */
+// eslint-disable-next-line no-control-regex
+const BEYOND_LATIN1 = /[^\x00-\xff]/;
+
+/**
+ * Re-escapes the output of JSON.stringify the PHP way (string contents only are
+ * touched). The result is ASCII, and is made a one-byte string: replace() on a
+ * text holding "›" or an emoji returns a two-byte string even when every such
+ * character is gone, and one two-byte piece makes a whole 64 KB batch two-byte,
+ * which halves the stream's speed.
+ */
 export function phpEscape(json: string): string {
-  return json.replace(/\\.|[<>&'/\u007f-\uffff]/g, (m) => {
+  const out = json.replace(/\\.|[<>&'/\u007f-\uffff]/g, (m) => {
     if (m.length === 2) return m === '\\"' ? "\\u0022" : m;
     if (m === "/") return "\\/";
     return HEX_UPPER[m] ?? unicodeEscape(m);
   });
+  return BEYOND_LATIN1.test(json) ? Buffer.from(out, "latin1").toString("latin1") : out;
 }
 
 /** Any value as PHP-style JSON text. */

@@ -68,6 +68,9 @@ const PARAGRAPHS: Record<Locale, readonly string[]> = {
     "<p>Tenir hors de la port&eacute;e des enfants. Conserver &lt; 25&nbsp;&deg;C.</p>",
     "<p>Formule enrichie en vitamines B6 &amp; B12, pour r&eacute;duire la fatigue.<br />Format pratique &agrave; emporter.</p>",
     "<p>Appliquer matin et soir sur une peau propre et s&egrave;che. <em>Usage externe.</em></p>",
+    "<h3>Composition</h3><table border=\"1\"><thead><tr><th>Ingr&eacute;dient</th><th>Pour 100 g</th></tr></thead><tbody><tr><td>&Eacute;nergie</td><td>1&nbsp;520 kJ / 360 kcal</td></tr><tr><td>Mati&egrave;res grasses</td><td>2,1 g</td></tr><tr><td>Glucides</td><td>78 g</td></tr><tr><td>Vitamine C</td><td>80 mg (100&nbsp;% AR*)</td></tr></tbody></table><p><sup>*</sup>AR&nbsp;: apports de r&eacute;f&eacute;rence.</p>",
+    "<p>Ce m&eacute;dicament contient une substance active qui agit sur les centres de la douleur et de la fi&egrave;vre. Il est indiqu&eacute; chez l&#39;adulte et l&#39;enfant &agrave; partir de 15&nbsp;kg (environ 4 ans) dans le traitement symptomatique des douleurs d&#39;intensit&eacute; l&eacute;g&egrave;re &agrave; mod&eacute;r&eacute;e et/ou des &eacute;tats f&eacute;briles.</p><p>En cas de doute, demandez conseil &agrave; votre m&eacute;decin ou &agrave; votre pharmacien.</p>",
+    "<ol><li>Bien agiter avant emploi.</li><li>Appliquer une noisette de produit sur la zone &agrave; traiter.</li><li>Masser d&eacute;licatement jusqu&#39;&agrave; p&eacute;n&eacute;tration compl&egrave;te.</li><li>Renouveler l&#39;application 2 &agrave; 3 fois par jour si n&eacute;cessaire.</li></ol><p><em>Ne pas appliquer sur une peau l&eacute;s&eacute;e ou sur les muqueuses.</em></p>",
   ],
   nl: [
     "<p>Verlicht snel lichte tot matige pijn en verlaagt koorts.</p>",
@@ -76,6 +79,9 @@ const PARAGRAPHS: Record<Locale, readonly string[]> = {
     "<p>Buiten het bereik van kinderen houden. Bewaren &lt; 25&nbsp;&deg;C.</p>",
     "<p>Formule met vitamine B6 &amp; B12, vermindert vermoeidheid.<br />Handig formaat voor onderweg.</p>",
     "<p>&#39;s Ochtends en &#39;s avonds aanbrengen op een schone, droge huid.</p>",
+    "<h3>Samenstelling</h3><table border=\"1\"><thead><tr><th>Ingredi&euml;nt</th><th>Per 100 g</th></tr></thead><tbody><tr><td>Energie</td><td>1&nbsp;520 kJ / 360 kcal</td></tr><tr><td>Vetten</td><td>2,1 g</td></tr><tr><td>Koolhydraten</td><td>78 g</td></tr><tr><td>Vitamine C</td><td>80 mg (100&nbsp;% RI*)</td></tr></tbody></table><p><sup>*</sup>RI: referentie-inname.</p>",
+    "<p>Dit geneesmiddel bevat een werkzame stof die inwerkt op de pijn- en koortscentra. Het is bestemd voor volwassenen en kinderen vanaf 15&nbsp;kg (ongeveer 4 jaar) voor de symptomatische behandeling van lichte tot matige pijn en/of koorts.</p><p>Raadpleeg bij twijfel uw arts of apotheker.</p>",
+    "<ol><li>Goed schudden voor gebruik.</li><li>Breng een kleine hoeveelheid aan op de te behandelen zone.</li><li>Zachtjes inmasseren tot volledig ingetrokken.</li><li>Indien nodig 2 tot 3 keer per dag herhalen.</li></ol><p><em>Niet aanbrengen op een beschadigde huid of op slijmvliezen.</em></p>",
   ],
   en: [
     "<p>Fast relief of mild to moderate pain and fever.</p>",
@@ -84,6 +90,9 @@ const PARAGRAPHS: Record<Locale, readonly string[]> = {
     "<p>Keep out of the reach of children. Store &lt; 25&nbsp;&deg;C.</p>",
     "<p>Enriched with vitamins B6 &amp; B12 to reduce tiredness.<br />Handy travel size.</p>",
     "<p>Apply morning &amp; evening to clean, dry skin. <em>For external use only.</em></p>",
+    "<h3>Composition</h3><table border=\"1\"><thead><tr><th>Ingredient</th><th>Per 100 g</th></tr></thead><tbody><tr><td>Energy</td><td>1&nbsp;520 kJ / 360 kcal</td></tr><tr><td>Fat</td><td>2.1 g</td></tr><tr><td>Carbohydrates</td><td>78 g</td></tr><tr><td>Vitamin C</td><td>80 mg (100&nbsp;% RI*)</td></tr></tbody></table><p><sup>*</sup>RI: reference intake.</p>",
+    "<p>This medicine contains an active substance that acts on the pain and fever centres. It is indicated in adults and children from 15&nbsp;kg (about 4 years) for the symptomatic treatment of mild to moderate pain and/or fever.</p><p>If in doubt, ask your doctor or pharmacist.</p>",
+    "<ol><li>Shake well before use.</li><li>Apply a small amount to the area to be treated.</li><li>Massage gently until fully absorbed.</li><li>Repeat 2 to 3 times a day if needed.</li></ol><p><em>Do not apply to broken skin or mucous membranes.</em></p>",
   ],
   de: [
     "<p>Lindert rasch leichte bis m&auml;&szlig;ige Schmerzen und senkt Fieber.</p>",
@@ -95,8 +104,8 @@ const PARAGRAPHS: Record<Locale, readonly string[]> = {
 /**
  * Every content a description can have, per locale, escaped as JSON string
  * contents once at load: paragraph `first`, then the one 1 or 2 further, then
- * optionally the one 3 further (24 combinations for six paragraphs). A
- * product's description then costs one lookup per locale.
+ * optionally the one 3 further (36 combinations for nine paragraphs). A
+ * product's description then costs one lookup per locale, whatever its length.
  */
 const CONTENTS: Record<Locale, string[]> = Object.fromEntries(
   Object.entries(PARAGRAPHS).map(([locale, pool]) => {

@@ -73,9 +73,12 @@ export async function writeStream(res: ServerResponse, reply: StreamReply, fault
       await sleep(faults.stallMs);
     }
     if (perLine) await sleep(faults.lineDelayMs);
-    let line = prefix + k + '},"result":' + reply.record(k) + "}";
-    if (k === faults.corruptIndex) line = line.slice(0, Math.floor(line.length / 2));
-    pending += line + "\n";
+    if (k === faults.corruptIndex) {
+      const line = prefix + k + '},"result":' + reply.record(k) + "}";
+      pending += line.slice(0, Math.floor(line.length / 2)) + "\n";
+    } else {
+      pending += prefix + k + '},"result":' + reply.record(k) + "}\n";
+    }
     if (perLine || pending.length >= BATCH_BYTES) await flush();
   }
   await flush();
