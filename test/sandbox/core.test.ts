@@ -54,6 +54,17 @@ describe("auth and errors", () => {
       expect([400, 422]).toContain(res.status);
       await res.arrayBuffer();
     }
+    let deep: unknown = { status: "active" };
+    for (let k = 0; k < 1000; k++) deep = { not: deep };
+    const nested = await api.json("/v4/products/query", { filter: deep, sorting: { id: "ASC" }, page: { no: 0, size: 10 } });
+    expect(nested.status).toBe(422);
+    expect((nested.body.error as { violations: { message: string }[] }).violations[0]?.message).toContain("nest at most");
+    const abyss = await api.post("/v4/products/query", '{"filter":' + '{"not":'.repeat(100_000) + "{}" + "}".repeat(100_001));
+    expect([400, 422]).toContain(abyss.status);
+    await abyss.arrayBuffer();
+    const huge = await api.post("/v4/products/query", "x".repeat(2 * 1024 * 1024));
+    expect(huge.status).toBe(413);
+    await huge.arrayBuffer();
     const after = await api.json("/v4/products/query", { ...ALL, page: { no: 0, size: 10 } });
     expect(after.status).toBe(200);
   });
@@ -90,6 +101,19 @@ describe("products/query and products/stream", () => {
       expect(line.result.id).toBe(catalogue().id(k));
     });
     expect(JSON.stringify(lines[5]?.result) === JSON.stringify(catalogue().product(5))).toBe(true);
+  });
+
+  it("serves an empty catalogue", async () => {
+    const empty = await open({ products: 0 });
+    try {
+      const res = await empty.post("/v4/products/stream", ALL);
+      expect(res.status).toBe(204);
+      const { body } = await empty.json("/v4/products/query", { ...ALL, page: { no: 0, size: 10 } });
+      expect(body).toEqual({ meta: { total: 0, page: { no: 0, offset: 0, size: 10 } }, results: [] });
+      expect((await empty.json("/v4/updates/query", {})).status).toBe(200);
+    } finally {
+      await empty.sandbox.close();
+    }
   });
 
   it("answers 204 with an empty body when nothing matches", async () => {

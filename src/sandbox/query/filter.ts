@@ -27,7 +27,11 @@ export interface CompiledFilter<T> {
 
 export const MATCH_ALL = markMatchAll(() => true);
 
-export function compileFilter<T>(table: FilterTable<T>, ctx: ParseContext, path: string, value: unknown): CompiledFilter<T> | undefined {
+/** Deeper nesting than any real filter needs; past it a body is refused instead of exhausting the stack. */
+export const MAX_FILTER_DEPTH = 64;
+
+export function compileFilter<T>(table: FilterTable<T>, ctx: ParseContext, path: string, value: unknown, depth = 0): CompiledFilter<T> | undefined {
+  if (depth > MAX_FILTER_DEPTH) return violation(ctx, path, `filters nest at most ${MAX_FILTER_DEPTH} levels deep`);
   if (!isPlainObject(value)) return violation(ctx, path, `expected a filter object, got ${got(value)}`);
   const keys = Object.keys(value);
   if (keys.length === 0) return { pred: MATCH_ALL, heavy: false };
@@ -39,7 +43,7 @@ export function compileFilter<T>(table: FilterTable<T>, ctx: ParseContext, path:
   const here = path === "" ? key : `${path}.${key}`;
   if (key === "and" || key === "or") {
     if (!Array.isArray(param) || param.length === 0) return violation(ctx, here, `expected a non-empty list of filters, got ${got(param)}`);
-    const parts = param.map((f, k) => compileFilter(table, ctx, `${here}[${k}]`, f));
+    const parts = param.map((f, k) => compileFilter(table, ctx, `${here}[${k}]`, f, depth + 1));
     if (parts.some((p) => p === undefined)) return undefined;
     const preds = (parts as CompiledFilter<T>[]).map((p) => p.pred);
     const heavy = (parts as CompiledFilter<T>[]).some((p) => p.heavy);
@@ -56,7 +60,7 @@ export function compileFilter<T>(table: FilterTable<T>, ctx: ParseContext, path:
     return { pred, heavy };
   }
   if (key === "not") {
-    const inner = compileFilter(table, ctx, here, param);
+    const inner = compileFilter(table, ctx, here, param, depth + 1);
     if (!inner) return undefined;
     return { pred: (item) => !inner.pred(item), heavy: inner.heavy };
   }
