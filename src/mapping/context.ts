@@ -45,9 +45,11 @@ export interface MappingContext {
     ancestors: Map<number, number[]>;
     /** Locale chain key -> category id -> localized path. */
     paths: Map<string, Map<number, CategoryPath>>;
-    /** Channel-independent facts per product object. */
-    facts: WeakMap<Product, ProductFacts>;
-    /** The last product's facts: a run maps one product for every channel in a row. */
+    /**
+     * Channel-independent facts of the last product. A run maps each product for
+     * every channel in a row, so one slot hits every time after the first
+     * channel; a WeakMap over all products cost more than it saved.
+     */
     last: { product: Product | undefined; facts: ProductFacts | undefined };
   };
 }
@@ -75,6 +77,6 @@ export function buildContext(input: ContextInput = {}): MappingContext {
     offers: input.offers,
     now,
     priceUnit: input.priceUnit ?? "cents",
-    memo: { html: new Map(), ancestors: new Map(), paths: new Map(), facts: new WeakMap(), last: { product: undefined, facts: undefined } },
+    memo: { html: new Map(), ancestors: new Map(), paths: new Map(), last: { product: undefined, facts: undefined } },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * What a product says independently of any channel, computed once per product
- * per run and shared by every channel: GTINs, flags, the chosen category, the
+ * and shared by every channel: GTINs, flags, the chosen category, the
  * VAT, the offer. Channels then only do locale-, format- and template-work.
  */
 import type { Product } from "../catalogue/schemas/product.js";
@@ -114,15 +114,11 @@ export function computeFacts(product: Product, context: MappingContext): Product
   };
 }
 
-/** computeFacts, memoised per product object for the run. */
+/** computeFacts, memoised for the last product (map a product for all channels in a row). */
 export function productFacts(product: Product, context: MappingContext): ProductFacts {
   const last = context.memo.last;
   if (last.product === product && last.facts !== undefined) return last.facts;
-  let facts = context.memo.facts.get(product);
-  if (facts === undefined) {
-    facts = computeFacts(product, context);
-    context.memo.facts.set(product, facts);
-  }
+  const facts = computeFacts(product, context);
   last.product = product;
   last.facts = facts;
   return facts;

@@ -35,11 +35,11 @@ export const GTIN_SOURCES: readonly (readonly [keyof Product & string, GtinWidth
   ["acl13", 13],
 ];
 
-/** GS1 mod-10 check digit of `body` (all digits but the check digit). */
-export function gs1CheckDigit(body: string): number {
+/** GS1 mod-10 check digit of `body` (all digits but the check digit), or of its first `length` digits. */
+export function gs1CheckDigit(body: string, length = body.length): number {
   let sum = 0;
   // Weights 3,1,3,... from the right of the body.
-  for (let i = body.length - 1, w = 3; i >= 0; i--, w = 4 - w) sum += (body.charCodeAt(i) - 48) * w;
+  for (let i = length - 1, w = 3; i >= 0; i--, w = 4 - w) sum += (body.charCodeAt(i) - 48) * w;
   return (10 - (sum % 10)) % 10;
 }
 
@@ -59,10 +59,12 @@ export function restrictedPrefix(key: string): string | undefined {
     return first === "0" || first === "2" ? "restricted prefix" : undefined;
   }
   if (key[0] === "9") return "variable measure";
-  const s = key.slice(1);
-  if (s[0] === "2" || s.startsWith("02") || s.startsWith("04")) return "restricted prefix";
-  if (s.startsWith("05") || s.startsWith("99")) return "coupon prefix";
-  if (s.startsWith("98") && s[2] !== undefined && s[2] >= "1" && s[2] <= "4") return "coupon prefix";
+  // The prefix rules apply to the GTIN-13 form: the key without its first digit.
+  const a = key[1];
+  const b = key[2];
+  if (a === "2" || (a === "0" && (b === "2" || b === "4"))) return "restricted prefix";
+  if ((a === "0" && b === "5") || (a === "9" && b === "9")) return "coupon prefix";
+  if (a === "9" && b === "8" && key[3] !== undefined && key[3] >= "1" && key[3] <= "4") return "coupon prefix";
   return undefined;
 }
 
@@ -92,7 +94,7 @@ export function parseGtin(raw: unknown, fieldWidth?: GtinWidth): Result<GtinCode
   if (width === undefined) return fail("INVALID_GTIN", `${digits} (length ${digits.length})`);
   digits = digits.padStart(width, "0");
   const key = digits.padStart(14, "0");
-  if (gs1CheckDigit(key.slice(0, 13)) !== key.charCodeAt(13) - 48) return fail("INVALID_GTIN", `${digits} (check digit)`);
+  if (gs1CheckDigit(key, 13) !== key.charCodeAt(13) - 48) return fail("INVALID_GTIN", `${digits} (check digit)`);
   const restricted = restrictedPrefix(key);
   if (restricted !== undefined) return fail("INVALID_GTIN", `${digits} (${restricted})`);
   return ok({ key, digits, width });

@@ -12,14 +12,20 @@ import type { Product } from "../catalogue/schemas/product.js";
 import type { ChannelMapping } from "./settings.js";
 
 type Kind = "jpeg" | "png" | "webp";
+
+/** A format key to try, with the URL extensions that confirm its file type. */
+interface Rendition {
+  key: string;
+  extensions: readonly string[];
+}
 const KIND_ORDER: Record<Kind, number> = { jpeg: 0, png: 1, webp: 2 };
 
 export interface ImagePlan {
   typeRank: Map<string, number>;
   frontalRank: number | undefined;
   untypedRank: number;
-  photoKeys: string[];
-  frontalKeys: string[];
+  photoKeys: Rendition[];
+  frontalKeys: Rendition[];
   accept: Record<Kind, boolean>;
   locales: Set<string> | undefined;
   targetGroup: string | null;
@@ -33,11 +39,13 @@ function keyKind(key: string, frontal: boolean): Kind {
   return "png";
 }
 
-function orderedKeys(formats: Record<string, { size: number }>, frontal: boolean, settings: ChannelMapping["images"]): string[] {
+const EXTENSIONS: Record<Kind, readonly string[]> = { jpeg: [".jpeg", ".jpg"], png: [".png"], webp: [".webp"] };
+
+function orderedKeys(formats: Record<string, { size: number }>, frontal: boolean, settings: ChannelMapping["images"]): Rendition[] {
   return Object.entries(formats)
     .filter(([key, f]) => settings.formats[keyKind(key, frontal)] && f.size >= settings.minPixels)
     .sort(([ka, a], [kb, b]) => b.size - a.size || KIND_ORDER[keyKind(ka, frontal)] - KIND_ORDER[keyKind(kb, frontal)])
-    .map(([key]) => key);
+    .map(([key]) => ({ key, extensions: EXTENSIONS[keyKind(key, frontal)] }));
 }
 
 export function compileImages(settings: ChannelMapping["images"], chain: readonly string[]): ImagePlan {
@@ -73,16 +81,19 @@ function urlKind(url: string): Kind | "other" | undefined {
   return EXT_KIND[url.slice(dot + 1, end).toLowerCase()];
 }
 
-const EXTENSIONS: Record<Kind, readonly string[]> = { jpeg: [".jpeg", ".jpg"], png: [".png"], webp: [".webp"] };
+function endsWithAny(url: string, extensions: readonly string[]): boolean {
+  for (let i = 0; i < extensions.length; i++) if (url.endsWith(extensions[i] as string)) return true;
+  return false;
+}
 
-function usableUrl(photo: Photo, keys: readonly string[], frontal: boolean, plan: ImagePlan): string | undefined {
+function usableUrl(photo: Photo, renditions: readonly Rendition[], plan: ImagePlan): string | undefined {
   const formats = photo.formats;
   if (!formats) return undefined;
-  for (const key of keys) {
+  for (const { key, extensions } of renditions) {
     const url = formats[key];
     if (typeof url !== "string" || url.length > plan.maxUrlLength || !(url.startsWith("https://") || url.startsWith("http://") || /^https?:\/\//i.test(url))) continue;
     // The usual case, the URL ends with the key's own extension, needs no parsing.
-    if (EXTENSIONS[keyKind(key, frontal)].some((ext) => url.endsWith(ext))) return url;
+    if (endsWithAny(url, extensions)) return url;
     const kind = urlKind(url);
     if (kind === "other" || (kind !== undefined && !plan.accept[kind])) continue;
     return url;
@@ -112,7 +123,7 @@ function collect(photos: readonly Photo[] | null | undefined, frontal: boolean, 
     const type = photo.photoType;
     const rank = frontal ? plan.frontalRank : typeof type === "string" && type !== "" ? plan.typeRank.get(type) : plan.untypedRank;
     if (rank === undefined || !passes(photo, plan)) continue;
-    const url = usableUrl(photo, frontal ? plan.frontalKeys : plan.photoKeys, frontal, plan);
+    const url = usableUrl(photo, frontal ? plan.frontalKeys : plan.photoKeys, plan);
     if (url === undefined) continue;
     out.push({ url, rank, order: typeof photo.displayOrder === "number" ? photo.displayOrder : Number.MAX_SAFE_INTEGER, index: out.length });
   }

@@ -20,10 +20,11 @@ export function finishTitle(rendered: string, brand: string | undefined, maxLeng
   let title = collapseWhitespace(rendered);
   if (brand !== undefined && brand !== "") {
     const b = collapseWhitespace(brand);
-    const twice = `${b} ${b}`;
-    if (title.length >= twice.length && title.slice(0, twice.length).toLowerCase() === twice.toLowerCase()) {
-      const next = title.charCodeAt(twice.length);
-      if (Number.isNaN(next) || next === 32) title = title.slice(b.length + 1);
+    const end = 2 * b.length + 1;
+    // Cheap rejections first: most titles are "Brand Name", not "Brand Brand Name".
+    if (title.length >= end && title.charCodeAt(b.length) === 32 && (end === title.length || title.charCodeAt(end) === 32)) {
+      const first = title.slice(0, b.length).toLowerCase();
+      if (first === title.slice(b.length + 1, end).toLowerCase() && first === b.toLowerCase()) title = title.slice(b.length + 1);
     }
   }
   const cut = truncateText(title, maxLength);
