@@ -1,0 +1,495 @@
+/**
+ * End-to-end tests of the BUILT command line: `node dist/cli.js generate`
+ * against sandboxes started in this process, with configs of every preset
+ * written to temp folders. Every published file is read back with the
+ * independent readers; expectations about products come from the raw
+ * generated catalogue (oracle.ts), never from the mapping code.
+ */
+import { existsSync } from "node:fs";
+import { cp, readdir, readFile, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { basename, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
+import { ensureBuilt, killAll, runCli, sandboxEnv, startCli, waitFor, type CliResult } from "./cli.js";
+import { channelsForEveryPreset, removeTemporaries, tempDir, writeConfig, type E2eConfig } from "./config.js";
+import { gunzip, hasValidCheckDigit, itemId, parseFeed, readManifestJson, readReport, sha256, snapshot, type ManifestJson, type Row } from "./feeds.js";
+import { catalogueFacts, type CatalogueFacts } from "./oracle.js";
+
+const SEED = 7;
+const PRODUCTS = 300;
+const STREAM_PATH = "/v4/products/stream";
+
+let sandbox: SandboxHandle;
+const sandboxes: SandboxHandle[] = [];
+
+async function sandboxWith(faults: Record<string, number> = {}): Promise<SandboxHandle> {
+  const handle = await startSandbox({ seed: SEED, products: PRODUCTS, rateLimit: 100_000, faults });
+  sandboxes.push(handle);
+  return handle;
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  sandbox = await sandboxWith();
+});
+
+afterAll(async () => {
+  killAll();
+  await Promise.all(sandboxes.map((s) => s.close()));
+  await removeTemporaries();
+});
+
+function generate(config: E2eConfig, args: string[] = [], source: SandboxHandle = sandbox): Promise<CliResult> {
+  return runCli(["generate", "--config", config.configFile, ...args], { env: sandboxEnv(source) });
+}
+
+/** Item ids of every published feed, by channel. */
+async function feedIds(outputDir: string, manifest: ManifestJson): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  for (const entry of manifest.channels) {
+    const rows = parseFeed(await readFile(join(outputDir, entry.file), "utf8"), entry.format);
+    out.set(entry.name, rows.map((row) => itemId(row, entry.preset)));
+  }
+  return out;
+}
+
+/** A copy of the clean run's output folder: "after a first good run", without paying for another run. */
+async function previousRunCopy(): Promise<string> {
+  const { config } = await clean();
+  const dir = join(await tempDir(), "out");
+  await cp(config.outputDir, dir, { recursive: true });
+  return dir;
+}
+
+/** The reference run: every preset, clean stream. Shared by the tests that compare with it. */
+let cleanRun: Promise<{ config: E2eConfig; result: CliResult; manifest: ManifestJson; ids: Map<string, string[]>; facts: CatalogueFacts }> | undefined;
+function clean() {
+  cleanRun ??= (async () => {
+    const config = await writeConfig();
+    const now = new Date();
+    const result = await generate(config, ["--log-format", "json"]);
+    if (result.code !== 0) throw new Error(`the clean run failed (exit ${result.code}):\n${result.stderr}`);
+    const manifest = await readManifestJson(config.outputDir);
+    return { config, result, manifest, ids: await feedIds(config.outputDir, manifest), facts: catalogueFacts({ seed: SEED, products: PRODUCTS, now }) };
+  })();
+  return cleanRun;
+}
+
+describe("a full run", () => {
+  it("exits 0, publishes one feed per preset and logs JSON lines", async () => {
+    const { result, manifest } = await clean();
+    expect(result.code).toBe(0);
+    expect(manifest.status).toBe("ok");
+    expect(manifest.channels.map((c) => c.preset).sort()).toEqual(channelsForEveryPreset().map((c) => c.preset).sort());
+    for (const entry of manifest.channels) expect(entry.published, entry.name).toBe(true);
+    const lines = result.stderr.split("\n").filter((l) => l !== "");
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ level: expect.any(String), msg: expect.any(String) });
+    // The summary names every channel on stdout.
+    for (const entry of manifest.channels) expect(result.stdout).toContain(entry.name);
+  });
+
+  it("publishes exactly what the manifest lists: parseable, `items` items, matching bytes and sha256", async () => {
+    const { config, manifest, facts } = await clean();
+    expect(manifest.source.received).toBe(facts.streamIds.length);
+    expect(manifest.source.rejected).toBe(0);
+    for (const entry of manifest.channels) {
+      const data = await readFile(join(config.outputDir, entry.file));
+      expect(data.length, entry.name).toBe(entry.bytes);
+      expect(sha256(data), entry.name).toBe(entry.sha256);
+      expect(entry.live).toMatchObject({ file: entry.file, items: entry.items, bytes: entry.bytes, sha256: entry.sha256 });
+      const rows = parseFeed(data.toString("utf8"), entry.format);
+      expect(rows.length, entry.name).toBe(entry.items);
+      expect(entry.items, `${entry.name} should not be empty`).toBeGreaterThan(0);
+      if (entry.live?.gzip) {
+        const gz = await readFile(join(config.outputDir, entry.live.gzip.file));
+        expect(gz.length).toBe(entry.live.gzip.bytes);
+        expect(gunzip(gz).equals(data), `${entry.name}.gz decompresses to the feed`).toBe(true);
+      }
+    }
+    expect(manifest.channels.some((c) => c.live?.gzip)).toBe(true);
+    // Nothing half-written or temporary is left, and the lock is released.
+    const names = await readdir(config.outputDir);
+    expect(names.filter((n) => n.startsWith("."))).toEqual([]);
+  });
+
+  it("reports/<channel>.csv lists exactly the excluded products, and feed plus report is the stream", async () => {
+    const { config, manifest, ids, facts } = await clean();
+    for (const entry of manifest.channels) {
+      const report = await readReport(config.outputDir, entry.name);
+      const excludedTotal = Object.values(entry.excluded).reduce((a, b) => a + b, 0);
+      expect(report.length, entry.name).toBe(excludedTotal);
+      const byReason: Record<string, number> = {};
+      for (const row of report) byReason[row["reason"] as string] = (byReason[row["reason"] as string] ?? 0) + 1;
+      expect(byReason, entry.name).toEqual(entry.excluded);
+      const reported = report.map((row) => row["id"] as string);
+      const published = ids.get(entry.name)!;
+      expect(new Set(reported).size, `${entry.name}: a product reported twice`).toBe(reported.length);
+      expect(new Set(published).size, `${entry.name}: a duplicate item`).toBe(published.length);
+      expect([...reported, ...published].sort(), entry.name).toEqual(facts.streamIds);
+    }
+  });
+
+  it("keeps every prescription product out of every feed and every medicine out of Meta", async () => {
+    const { manifest, ids, facts } = await clean();
+    expect(facts.prescription.size).toBeGreaterThan(10);
+    for (const entry of manifest.channels) {
+      const leaked = ids.get(entry.name)!.filter((id) => facts.prescription.has(id));
+      expect(leaked, `prescription products in ${entry.name}`).toEqual([]);
+      if (entry.preset.startsWith("meta")) {
+        expect(ids.get(entry.name)!.filter((id) => facts.medicine.has(id)), `medicines in ${entry.name}`).toEqual([]);
+      }
+    }
+  });
+
+  it("generic-ndjson holds every streamed product but those ineligible by status, deletion or prescription", async () => {
+    const { manifest, ids, facts } = await clean();
+    const entry = manifest.channels.find((c) => c.preset === "generic-ndjson")!;
+    const expected = facts.streamIds.filter((id) => !facts.ineligible.has(id));
+    expect([...ids.get(entry.name)!].sort()).toEqual(expected);
+    const expectedReasons: Record<string, number> = {};
+    for (const reason of facts.ineligible.values()) expectedReasons[reason] = (expectedReasons[reason] ?? 0) + 1;
+    expect(entry.excluded).toEqual(expectedReasons);
+  });
+
+  it("gives Google items their required fields, the price format and valid GTIN check digits", async () => {
+    const { config, manifest } = await clean();
+    const google = manifest.channels.filter((c) => ["google", "microsoft", "google-tsv"].includes(c.preset));
+    expect(google.length).toBe(3);
+    let gtins = 0;
+    for (const entry of google) {
+      const rows = parseFeed(await readFile(join(config.outputDir, entry.file), "utf8"), entry.format);
+      for (const raw of rows) {
+        const item = googleFields(raw);
+        const where = `${entry.name} ${item["id"]}`;
+        for (const field of ["id", "title", "description", "link", "image_link", "availability", "price", "condition"]) {
+          expect(item[field] ?? "", `${where}: ${field}`).toMatch(/\S/);
+        }
+        expect(item["price"], where).toMatch(/^\d+\.\d{2} EUR$/);
+        if (item["sale_price"]) expect(item["sale_price"], where).toMatch(/^\d+\.\d{2} EUR$/);
+        expect(item["availability"], where).toMatch(/^(in_stock|out_of_stock|preorder|backorder)$/);
+        expect(item["condition"], where).toBe("new");
+        expect(item["link"], where).toMatch(/^https:\/\/shop\.example\/.*&utm_medium=feed$/);
+        expect(item["image_link"], where).toMatch(/^https?:\/\//);
+        if (item["gtin"]) {
+          gtins++;
+          expect(hasValidCheckDigit(item["gtin"]), `${where}: GTIN ${item["gtin"]}`).toBe(true);
+        } else {
+          expect(item["identifier_exists"], `${where}: no gtin and no identifier_exists=no`).toBe("no");
+          expect(item["mpn"] ?? "", `${where}: identifier_exists=no needs an mpn`).toMatch(/\S/);
+        }
+      }
+    }
+    expect(gtins).toBeGreaterThan(50);
+  });
+
+  // BUG (src/presets/index.ts, googleMapping): Google requires `brand` on every item, but the
+  // google / google-tsv / microsoft presets do not set brand.required, so products without a
+  // brand name are published without g:brand (seed 7: M582807031 in google-fr). The lead fixes src/.
+  it.fails("gives every Google item a brand", async () => {
+    const { config, manifest } = await clean();
+    for (const entry of manifest.channels.filter((c) => ["google", "microsoft", "google-tsv"].includes(c.preset))) {
+      const rows = parseFeed(await readFile(join(config.outputDir, entry.file), "utf8"), entry.format);
+      for (const raw of rows) {
+        const item = googleFields(raw);
+        expect(item["brand"] ?? "", `${entry.name} ${item["id"]}: brand`).toMatch(/\S/);
+      }
+    }
+  });
+
+  it("writes valid GTIN check digits in every feed that has a gtin field", async () => {
+    const { config, manifest } = await clean();
+    for (const entry of manifest.channels) {
+      const rows = parseFeed(await readFile(join(config.outputDir, entry.file), "utf8"), entry.format);
+      for (const row of rows) {
+        const codes = [row["g:gtin"], row["gtin"], row["ean"], row["eancode"], ...(typeof row["eans"] === "string" ? row["eans"].split("|") : [])];
+        for (const code of codes) {
+          if (typeof code === "string" && code !== "") expect(hasValidCheckDigit(code), `${entry.name}: ${code}`).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+/** A Google item (XML with g: names, or TSV) as field -> text. */
+function googleFields(row: Row): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(row)) {
+    if (typeof value === "string") out[key.replace(/^g:/, "")] = value;
+  }
+  if (out["identifier_exists"] === "yes") delete out["identifier_exists"];
+  return out;
+}
+
+describe("a run whose stream is cut", () => {
+  it("resumes and publishes exactly the items of a clean run", async () => {
+    const dropping = await sandboxWith({ dropAfterLines: 40, dropTimes: 3 });
+    const { ids: cleanIds } = await clean();
+    const config = await writeConfig();
+    const result = await generate(config, [], dropping);
+    expect(result.code, result.stderr).toBe(0);
+    const manifest = await readManifestJson(config.outputDir);
+    expect(manifest.source.resumes).toBeGreaterThanOrEqual(1);
+    expect(result.stderr).toContain("stream cut, resumed");
+    const ids = await feedIds(config.outputDir, manifest);
+    expect([...ids.keys()].sort()).toEqual([...cleanIds.keys()].sort());
+    for (const [name, list] of ids) expect(list, name).toEqual(cleanIds.get(name));
+  });
+});
+
+describe("interrupted runs", () => {
+  let slow: SandboxHandle;
+  beforeAll(async () => {
+    // About 2.5 s of stream for 244 products: time to interrupt a run half-way.
+    slow = await sandboxWith({ lineDelayMs: 10 });
+  });
+
+  /** Starts a run into `out` and resolves once it is streaming products. */
+  async function startMidStream(out: string) {
+    const { config } = await clean();
+    const streams = slow.stats.byPath.get(STREAM_PATH) ?? 0;
+    const run = startCli(["generate", "--config", config.configFile, "--output", out], { env: sandboxEnv(slow) });
+    await waitFor(() => (slow.stats.byPath.get(STREAM_PATH) ?? 0) > streams || run.child.exitCode !== null, "the run's stream request");
+    await sleep(400);
+    expect(run.child.exitCode, `the run ended before it could be interrupted:\n${run.stderr()}`).toBeNull();
+    return run;
+  }
+
+  it("killed with SIGKILL half-way: previous files byte-identical, only hidden temporaries added; the next run cleans up", async () => {
+    const out = await previousRunCopy();
+    const before = await snapshot(out);
+    const run = await startMidStream(out);
+    const pid = run.child.pid!;
+    run.child.kill("SIGKILL");
+    expect((await run.done).signal).toBe("SIGKILL");
+
+    const after = await snapshot(out);
+    for (const [file, hash] of before) expect(after.get(file), `${file} changed`).toBe(hash);
+    const added = [...after.keys()].filter((file) => !before.has(file));
+    for (const file of added) expect(basename(file), "a new file under a published name").toMatch(new RegExp(`^\\..+\\.tmp-${pid}$|^\\.pharmafeed\\.lock$`));
+    expect(added.filter((f) => f.endsWith(`.tmp-${pid}`)).length, "the dead run's temporaries").toBeGreaterThan(0);
+    expect(added).toContain(".pharmafeed.lock");
+
+    const { config } = await clean();
+    const next = await generate(config, ["--output", out]);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stderr).toContain("took over the stale lock");
+    const final = await snapshot(out);
+    expect([...final.keys()].filter((file) => basename(file).startsWith(".")), "temporaries or lock left behind").toEqual([]);
+    const manifest = await readManifestJson(out);
+    for (const entry of manifest.channels) expect(entry.published, entry.name).toBe(true);
+  });
+
+  it("SIGTERM during a run: exit 130, nothing of the run published, temporaries removed, lock released", async () => {
+    const out = await previousRunCopy();
+    const before = await snapshot(out);
+    const run = await startMidStream(out);
+    run.child.kill("SIGTERM");
+    const result = await run.done;
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toContain("INTERRUPTED");
+    expect(await snapshot(out)).toEqual(before);
+  });
+});
+
+describe("the publish gate", () => {
+  it("keeps the previous files when the item count drops (exit 5); --force publishes", async () => {
+    const { manifest: previous, facts } = await clean();
+    const out = await previousRunCopy();
+    const before = await snapshot(out);
+    const tenIds = facts.streamIds.filter((id) => !facts.ineligible.has(id)).slice(0, 10);
+    const shrunk = await writeConfig({ filter: { id: tenIds } });
+
+    const gated = await generate(shrunk, ["--output", out]);
+    expect(gated.code, gated.stderr).toBe(5);
+    expect(gated.stderr).toContain("GATE_TRIPPED");
+    const manifest = await readManifestJson(out);
+    expect(manifest.source.received).toBe(10);
+    for (const entry of manifest.channels) {
+      const old = previous.channels.find((c) => c.name === entry.name)!;
+      expect(entry.published, entry.name).toMatch(/^gate: items dropped \d+\.\d% \(\d+ -> \d+\)/);
+      expect(entry.live, entry.name).toEqual(old.live);
+      expect(entry.items).toBeLessThanOrEqual(10);
+      for (const file of [entry.file, entry.live?.gzip?.file].filter((f): f is string => f !== undefined)) {
+        expect((await snapshot(out)).get(file), `${file} was replaced`).toBe(before.get(file));
+      }
+    }
+    expect(existsSync(join(out, ".pharmafeed.lock"))).toBe(false);
+
+    const forced = await generate(shrunk, ["--output", out, "--force"]);
+    expect(forced.code, forced.stderr).toBe(0);
+    const published = await readManifestJson(out);
+    for (const entry of published.channels) {
+      expect(entry.published, entry.name).toBe(true);
+      expect(entry.live).toMatchObject({ items: entry.items, sha256: entry.sha256 });
+      const rows = parseFeed(await readFile(join(out, entry.file), "utf8"), entry.format);
+      expect(rows.length, entry.name).toBe(entry.items);
+      for (const row of rows) expect(tenIds).toContain(itemId(row, entry.preset));
+    }
+  });
+});
+
+describe("the run lock", () => {
+  async function holdLock(dir: string): Promise<string> {
+    const file = join(dir, ".pharmafeed.lock");
+    // This test process is alive: the lock is not stale.
+    await writeFile(file, JSON.stringify({ pid: process.pid, host: hostname(), startedAt: new Date().toISOString() }));
+    return file;
+  }
+
+  it("refuses to run while a live process holds the lock: exit 6, a clear message, nothing written", async () => {
+    const { config } = await clean();
+    const out = await previousRunCopy();
+    const lock = await holdLock(out);
+    const before = await snapshot(out);
+    const result = await generate(config, ["--output", out]);
+    expect(result.code, result.stderr).toBe(6);
+    expect(result.stderr).toContain("LOCK_HELD");
+    expect(result.stderr).toContain(lock);
+    expect(result.stderr).toContain(`pid ${process.pid}`);
+    expect(await snapshot(out)).toEqual(before);
+
+    const fresh = join(await tempDir(), "out");
+    await cp(out, fresh, { recursive: true, filter: (src) => src === out || basename(src) === ".pharmafeed.lock" });
+    expect((await generate(config, ["--output", fresh])).code).toBe(6);
+    expect([...(await snapshot(fresh)).keys()]).toEqual([".pharmafeed.lock"]);
+  });
+});
+
+describe("a broken config", () => {
+  it("exits 3 naming each file and JSON path, writes nothing; validate exits 3 too", async () => {
+    const [typo, badType, badPreset, ...rest] = channelsForEveryPreset();
+    const config = await writeConfig({
+      main: { outptu: { dir: "x" } },
+      channels: [{ ...typo!, gtn: { required: false } }, { ...badType!, gzip: "yes" }, { ...badPreset!, preset: "googel" }, ...rest],
+    });
+    const file = (name: string) => join(config.root, "config", "channels", `${name}.json`);
+    const expectProblems = (stderr: string) => {
+      expect(stderr).toContain("CONFIG_INVALID");
+      expect(stderr).toContain(`${config.configFile}: (root): unknown key "outptu"`);
+      expect(stderr).toContain(`${file(typo!.name)}: (root): unknown key "gtn"`);
+      expect(stderr).toMatch(new RegExp(`${escapeRegExp(file(badType!.name))}: gzip: .*boolean.*got "yes"`));
+      expect(stderr).toMatch(new RegExp(`${escapeRegExp(file(badPreset!.name))}: preset: .*got "googel"`));
+    };
+    const result = await generate(config);
+    expect(result.code).toBe(3);
+    expectProblems(result.stderr);
+    expect(existsSync(config.outputDir), "the output folder was created").toBe(false);
+
+    const validate = await runCli(["validate", "--config", config.configFile], { env: sandboxEnv(sandbox) });
+    expect(validate.code).toBe(3);
+    expectProblems(validate.stderr);
+  });
+
+  it("validate exits 0 on a good config and on the repository's sample config, without fetching", async () => {
+    const { config } = await clean();
+    const requests = sandbox.stats.requests;
+    const good = await runCli(["validate", "--config", config.configFile], { env: sandboxEnv(sandbox) });
+    expect(good.code, good.stderr).toBe(0);
+    for (const channel of channelsForEveryPreset()) expect(good.stdout).toContain(channel.name);
+    const sample = await runCli(["validate", "--config", "config/pharmafeed.json"], { env: sandboxEnv(sandbox) });
+    expect(sample.code, sample.stderr).toBe(0);
+    expect(sandbox.stats.requests).toBe(requests);
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+describe("--dry-run and --channel", () => {
+  it("--dry-run writes no feed, report or manifest, on a fresh folder and over a previous run", async () => {
+    const { config } = await clean();
+    const fresh = join(await tempDir(), "out");
+    const first = await generate(config, ["--dry-run", "--output", fresh]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain("dry run");
+    expect([...(await snapshot(fresh)).keys()]).toEqual([]);
+
+    const out = await previousRunCopy();
+    const before = await snapshot(out);
+    const again = await generate(config, ["--dry-run", "--output", out]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await snapshot(out)).toEqual(before);
+  });
+
+  it("--channel runs only that channel and keeps the other channels' manifest entries and files", async () => {
+    const { config } = await clean();
+    const out = await previousRunCopy();
+    const previous = await readManifestJson(out);
+    const before = await snapshot(out);
+    const result = await generate(config, ["--channel", "idealo-fr", "--output", out]);
+    expect(result.code, result.stderr).toBe(0);
+    const manifest = await readManifestJson(out);
+    expect(manifest.channels.map((c) => c.name).sort()).toEqual(previous.channels.map((c) => c.name).sort());
+    for (const entry of manifest.channels) {
+      const old = previous.channels.find((c) => c.name === entry.name)!;
+      if (entry.name !== "idealo-fr") {
+        expect(entry, entry.name).toEqual(old);
+        continue;
+      }
+      expect(entry.published).toBe(true);
+      expect(Date.parse(entry.live!.publishedAt)).toBeGreaterThan(Date.parse(old.live!.publishedAt));
+      expect(entry.items).toBe(old.items);
+    }
+    const after = await snapshot(out);
+    const changed = [...after.keys()].filter((file) => after.get(file) !== before.get(file));
+    for (const file of changed) expect(file).toMatch(/^(idealo-fr\.csv|reports\/idealo-fr\.csv|manifest\.json|history\/manifest-.*\.json)$/);
+    expect(changed).toContain("manifest.json");
+
+    const unknown = await generate(config, ["--channel", "nope", "--output", out]);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('no channel named "nope"');
+  });
+});
+
+describe("a channel whose custom template fails at run time", () => {
+  const header = '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:g="http://base.google.com/ns/1.0">\n<channel>\n<title>{{title}}</title>\n';
+  const footer = "</channel>\n</rss>\n";
+  const layout = { format: "xml", header: "header.xml.hbs", item: "item.xml.hbs", footer: "footer.xml.hbs" };
+
+  it("fails alone: exit 1, its previous state kept, the other channels published", async () => {
+    const [google, csv] = channelsForEveryPreset().filter((c) => c.preset === "google" || c.preset === "generic-csv");
+    const custom = (name: string) => ({ ...google!, name, gzip: false, template: `../layouts/${name}` });
+    const config = await writeConfig({
+      channels: [google!, csv!, custom("custom-throws"), custom("custom-bad-xml")],
+      files: {
+        "layouts/custom-throws/layout.json": layout,
+        "layouts/custom-throws/header.xml.hbs": header,
+        // Handlebars' #if takes exactly one argument: this throws when the first item is rendered.
+        "layouts/custom-throws/item.xml.hbs": "<item><g:id>{{id}}</g:id>{{#if title brand}}<g:brand>{{brand}}</g:brand>{{/if}}</item>\n",
+        "layouts/custom-throws/footer.xml.hbs": footer,
+        "layouts/custom-bad-xml/layout.json": layout,
+        "layouts/custom-bad-xml/header.xml.hbs": header,
+        // An item element that is never closed: the feed is not well-formed.
+        "layouts/custom-bad-xml/item.xml.hbs": "<item><g:id>{{id}}</g:id>\n",
+        "layouts/custom-bad-xml/footer.xml.hbs": footer,
+      },
+    });
+    const validate = await runCli(["validate", "--config", config.configFile], { env: sandboxEnv(sandbox) });
+    expect(validate.code, "these layouts compile: only the run can find the fault").toBe(0);
+
+    const result = await generate(config);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain("CHANNEL_FAILED");
+    const manifest = await readManifestJson(config.outputDir);
+    expect(manifest.status).toBe("partial");
+    const byName = new Map(manifest.channels.map((c) => [c.name, c]));
+    expect(byName.get("custom-throws")!.published).toMatch(/^failed: .*#if requires exactly one argument/);
+    expect(byName.get("custom-bad-xml")!.published).toMatch(/^failed: the feed does not parse back/);
+    for (const name of ["custom-throws", "custom-bad-xml"]) {
+      expect(byName.get(name)!.live).toBeNull();
+      expect(result.stderr).toContain(name);
+    }
+    for (const entry of [byName.get(google!.name)!, byName.get(csv!.name)!]) {
+      expect(entry.published).toBe(true);
+      const rows = parseFeed(await readFile(join(config.outputDir, entry.file), "utf8"), entry.format);
+      expect(rows.length).toBe(entry.items);
+      expect(entry.items).toBeGreaterThan(0);
+    }
+    expect((await readdir(config.outputDir)).sort()).toEqual(
+      ["google-fr.xml", "google-fr.xml.gz", "generic-csv-nl.csv", "history", "manifest.json", "reports"].sort(),
+    );
+  });
+});
