@@ -3,10 +3,11 @@
  * products generated on demand from (seed, index). Nothing per product is held,
  * so a 100,000-product stream costs the memory of one product at a time.
  *
- *   createCatalogue({ seed, products, assetBaseUrl })   ~1 ms: reference data only
+ *   createCatalogue({ seed, products, assetBaseUrl })   a few ms: reference data only
  *     .productJson(i)  the JSON text the sandbox streams for product i (~9 KB, ASCII);
- *                      the fast path, about 15-25 us on this machine
- *     .product(i)      the same, parsed (fresh object each call; hidden facts under HIDDEN)
+ *                      the fast path, 15-40 us on the 2-core dev machine
+ *     .product(i)      the same, parsed: about 3x productJson (fresh object each call;
+ *                      hidden facts under HIDDEN)
  *     .products()      all products in index order (= id ASC order)
  *     .id(i), .status(i), .updatedAt(i), ...  cheap facts without generating the product
  *     .media()         all media items in id order
