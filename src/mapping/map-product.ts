@@ -81,7 +81,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   if (name !== undefined) {
     state.name = name.value.trim();
     if (name.locale !== primary) fallbacks.name = name.locale;
-  }
+  } else problems.push({ code: "MISSING_TITLE" });
   const seo = resolveLocalized(product.seoName, chain);
   if (seo !== undefined) {
     state.seoName = seo.value.trim();
@@ -112,7 +112,9 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
       problems.push(
         facts.gtins.invalid.length > 0
           ? { code: "INVALID_GTIN", detail: facts.gtins.invalid.join("; ") + extra }
-          : { code: "MISSING_GTIN", detail: extra === "" ? undefined : extra.trim() },
+          : extra === ""
+            ? { code: "MISSING_GTIN" }
+            : { code: "MISSING_GTIN", detail: extra.trim() },
       );
     }
   }
@@ -145,8 +147,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   google ??= s.categories.defaultGoogleCategory === undefined ? undefined : String(s.categories.defaultGoogleCategory);
 
   let title = "";
-  if (state.name === undefined) problems.push({ code: "MISSING_TITLE" });
-  else {
+  if (state.name !== undefined) {
     const t = finishTitle(ch.title.render(state).text, state.brand, s.title.maxLength);
     title = t.text;
     if (title === "") problems.push({ code: "MISSING_TITLE", detail: "the title template renders empty" });

@@ -255,13 +255,11 @@ describe("mapProduct eligibility, rules, links, photos", () => {
   });
 
   it("collects every content problem at once", () => {
-    expect(codes({ name: {}, descriptions: [], photos: [], publicPrice: null, manufacturerPrice: null, eanGtin13: null, ean: null, cip13: null })).toEqual([
-      "MISSING_DESCRIPTION",
-      "MISSING_GTIN",
-      "NO_PRICE",
-      "MISSING_TITLE",
-      "NO_IMAGE",
-    ]);
+    const r = run({ name: {}, descriptions: [], photos: [], publicPrice: null, manufacturerPrice: null, eanGtin13: null, ean: null, cip13: null });
+    expect(r).toEqual({
+      ok: false,
+      reasons: [{ code: "MISSING_TITLE" }, { code: "MISSING_DESCRIPTION" }, { code: "MISSING_GTIN" }, { code: "NO_PRICE" }, { code: "NO_IMAGE" }],
+    });
   });
 });
 
@@ -275,6 +273,18 @@ describe("mapProduct is total and stable", () => {
     const c = mapProduct(p, settings, ctx);
     expect(b).toEqual(a);
     expect(c).toEqual(a);
+  });
+
+  it("gives the same items product-major and channel-major (the facts slot only caches)", () => {
+    const offers = parseOffers(`id;price\nA;9,99\n`, "csv").offers;
+    const products = [product({ id: "A" }), product({ id: "B", eanGtin13: CODES.ean13, ean: [], cip13: undefined, publicPrice: 999 })];
+    const channels = [channel(), channel({ locale: "en", price: { currency: "none" } })];
+    const byProduct = context({ offers });
+    const a = products.flatMap((p) => channels.map((c) => mapProduct(p, c, byProduct)));
+    const byChannel = context({ offers });
+    const b = channels.flatMap((c) => products.map((p) => mapProduct(p, c, byChannel)));
+    expect([b[0], b[2], b[1], b[3]]).toEqual(a);
+    expect(a.map((r) => (r.ok ? r.item.price.text : "")).join("|")).toBe("9.99 EUR|9.99|9.99 EUR|9.99");
   });
 
   it("never throws, whatever the product holds", () => {
