@@ -13,7 +13,9 @@ import { fail, ok, type Result } from "./reasons.js";
 
 export const GTIN_WIDTHS = [8, 12, 13, 14] as const;
 export type GtinWidth = (typeof GTIN_WIDTHS)[number];
-export type GtinOutput = "gtin13-when-possible" | "as-is" | "gtin14";
+export const GTIN_OUTPUTS = ["gtin13-when-possible", "gtin13-only", "as-is", "gtin14"] as const;
+/** gtin13-only: channels that take nothing but 13-digit EANs (beslist.nl); GTIN-8 and case GTIN-14 are not used. */
+export type GtinOutput = (typeof GTIN_OUTPUTS)[number];
 
 export interface GtinCode {
   /** 14 digits, left-padded: the identity of the code. */
@@ -103,7 +105,7 @@ export function parseGtin(raw: unknown, fieldWidth?: GtinWidth): Result<GtinCode
 /** The code at the channel's output width. */
 export function formatGtin(code: GtinCode, output: GtinOutput): string {
   if (output === "gtin14") return code.key;
-  if (output === "gtin13-when-possible" && hasGtin13Form(code)) return code.key.slice(1);
+  if ((output === "gtin13-when-possible" || output === "gtin13-only") && hasGtin13Form(code)) return code.key.slice(1);
   return code.digits;
 }
 
@@ -151,10 +153,15 @@ export function productGtins(product: Product): ProductGtins {
   return out;
 }
 
+/** The codes a channel can use: all, or only those with a 13-digit form for gtin13-only. */
+export function usableGtins(codes: readonly GtinCode[], output: GtinOutput): readonly GtinCode[] {
+  return output === "gtin13-only" ? codes.filter(hasGtin13Form) : codes;
+}
+
 /** The primary code for a channel: a code with a 13-digit form first when the channel wants GTIN-13. */
 export function primaryGtin(codes: readonly GtinCode[], output: GtinOutput): GtinCode | undefined {
-  if (output === "gtin13-when-possible") {
+  if (output !== "as-is" && output !== "gtin14") {
     for (const code of codes) if (hasGtin13Form(code)) return code;
   }
-  return codes[0];
+  return output === "gtin13-only" ? undefined : codes[0];
 }

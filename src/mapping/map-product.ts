@@ -25,7 +25,7 @@ import { eligibility } from "./eligibility.js";
 import type { FeedItem } from "./feed-item.js";
 import { productFacts } from "./facts.js";
 import type { MapState } from "./fields.js";
-import { formatGtin, primaryGtin } from "./gtin.js";
+import { formatGtin, primaryGtin, usableGtins } from "./gtin.js";
 import { leafletUrl } from "./leaflet.js";
 import { resolveLocalized } from "./locale.js";
 import { formatMoney } from "./money.js";
@@ -95,7 +95,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   } else if (s.description.required) problems.push({ code: "MISSING_DESCRIPTION" });
 
   // GTIN: a bad code is never published; valid ones are, at the channel's width.
-  const codes = facts.gtins.valid;
+  const codes = usableGtins(facts.gtins.valid, s.gtin.output);
   let gtins: string[] = [];
   let identifierExists = true;
   if (codes.length > 0) {
@@ -109,8 +109,11 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     const sayNo = s.gtin.allowIdentifierExistsNo && state.brand !== undefined && facts.mpn !== undefined;
     if (!sayNo && s.gtin.required) {
       const extra = s.gtin.allowIdentifierExistsNo ? " (identifier_exists=no needs brand and mpn)" : "";
+      const unusable = facts.gtins.valid.length > 0 ? `${facts.gtins.valid.map((c) => c.digits).join("; ")} (no 13-digit form)` : "";
       problems.push(
-        facts.gtins.invalid.length > 0
+        unusable !== ""
+          ? { code: "INVALID_GTIN", detail: unusable + extra }
+          : facts.gtins.invalid.length > 0
           ? { code: "INVALID_GTIN", detail: facts.gtins.invalid.join("; ") + extra }
           : extra === ""
             ? { code: "MISSING_GTIN" }

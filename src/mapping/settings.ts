@@ -5,6 +5,7 @@
  * Objects are strict so a typo in a channel file is an error, not a silent default.
  */
 import { z } from "zod";
+import { GTIN_OUTPUTS } from "./gtin.js";
 import { Rule } from "./rules.js";
 
 /** Where a price may come from, tried in the channel's order. */
@@ -56,8 +57,8 @@ export const OfferSettings = z
 
 export const GtinSettings = z
   .object({
-    /** Output width: GTIN-13 where the code has one (else as received), as received, or always 14 digits. */
-    output: z.enum(["gtin13-when-possible", "as-is", "gtin14"]).default("gtin13-when-possible"),
+    /** Output width: GTIN-13 where the code has one (else as received), only GTIN-13s (beslist), as received, or always 14 digits. */
+    output: z.enum(GTIN_OUTPUTS).default("gtin13-when-possible"),
     /** Without a valid GTIN, publish with identifier_exists=no when brand and mpn are known (Google). */
     allowIdentifierExistsNo: z.boolean().default(false),
     /** Leave out products without a valid GTIN (MISSING_GTIN / INVALID_GTIN) unless the rule above applies. */

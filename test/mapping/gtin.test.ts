@@ -126,6 +126,8 @@ describe("formatGtin", () => {
     [CODES.gtin8, 8, "gtin13-when-possible", CODES.gtin8],
     [CODES.gtin8, 8, "gtin14", `000000${CODES.gtin8}`],
     [CODES.gtin14, 14, "gtin13-when-possible", CODES.gtin14],
+    [`0${CODES.cip13}`, 14, "gtin13-only", CODES.cip13],
+    [CODES.upc, 12, "gtin13-only", `0${CODES.upc}`],
   ] as const)("%s (%i) as %s -> %s", (raw, width, output, expected) => {
     expect(formatGtin(code(raw, width), output)).toBe(expected);
   });
@@ -134,6 +136,7 @@ describe("formatGtin", () => {
     const codes = [code(CODES.gtin8, 8), code(CODES.ean13, 13)];
     expect(primaryGtin(codes, "gtin13-when-possible")?.digits).toBe(CODES.ean13);
     expect(primaryGtin(codes, "as-is")?.digits).toBe(CODES.gtin8);
+    expect(primaryGtin([code(CODES.gtin8, 8)], "gtin13-only")).toBeUndefined();
   });
 });
 

@@ -153,6 +153,17 @@ describe("mapProduct identifiers", () => {
     expect(item(noCodes, { gtin: { required: false } }).item).toMatchObject({ gtin: undefined, identifierExists: false });
   });
 
+  it("gtin13-only (beslist) publishes only codes with a 13-digit form", () => {
+    const mixed = { eanGtin13: undefined, cip13: undefined, ean: undefined, eanGtin8: Number(CODES.gtin8), eanGtin12: CODES.upc, eanGtin14: CODES.gtin14 };
+    expect(item(mixed, { gtin: { output: "gtin13-only" } }).item).toMatchObject({ gtin: `0${CODES.upc}`, gtins: [`0${CODES.upc}`] });
+    const only8 = { eanGtin13: undefined, cip13: undefined, ean: undefined, eanGtin8: CODES.gtin8 };
+    expect(run(only8, { gtin: { output: "gtin13-only" } })).toEqual({
+      ok: false,
+      reasons: [{ code: "INVALID_GTIN", detail: `${CODES.gtin8} (no 13-digit form)` }],
+    });
+    expect(item(only8, { gtin: { output: "gtin13-only", required: false } }).item).toMatchObject({ gtin: undefined, gtins: [], identifierExists: false });
+  });
+
   it("drops a bad code next to a good one, with a warning", () => {
     const r = item({ ean: [CODES.cip13, "3400930000012"] });
     expect(r.item.gtins).toEqual([CODES.cip13]);
