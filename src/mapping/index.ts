@@ -23,3 +23,4 @@ export * from "./leaflet.js";
 export { compileChannel, channelFromInput, isCompiledChannel, type CompiledChannel } from "./compile.js";
 export { mapProduct, type MapResult } from "./map-product.js";
 export type * from "./feed-item.js";
+export * from "./identifiers.js";

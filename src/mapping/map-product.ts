@@ -25,7 +25,7 @@ import { eligibility } from "./eligibility.js";
 import type { FeedItem } from "./feed-item.js";
 import { productFacts } from "./facts.js";
 import type { MapState } from "./fields.js";
-import { formatGtin, primaryGtin, usableGtins } from "./gtin.js";
+import { channelIdentifiers } from "./identifiers.js";
 import { leafletUrl } from "./leaflet.js";
 import { resolveLocalized } from "./locale.js";
 import { formatMoney } from "./money.js";
@@ -94,33 +94,10 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     if (description.truncated) warnings.push({ code: "DESCRIPTION_TRUNCATED" });
   } else if (s.description.required) problems.push({ code: "MISSING_DESCRIPTION" });
 
-  // GTIN: a bad code is never published; valid ones are, at the channel's width.
-  const codes = usableGtins(facts.gtins.valid, s.gtin.output);
-  let gtins: string[] = [];
-  let identifierExists = true;
-  if (codes.length > 0) {
-    const main = primaryGtin(codes, s.gtin.output);
-    state.gtin = main === undefined ? undefined : formatGtin(main, s.gtin.output);
-    gtins = codes.map((c) => formatGtin(c, s.gtin.output));
-    if (state.gtin !== undefined && gtins[0] !== state.gtin) gtins = [state.gtin, ...gtins.filter((g) => g !== state.gtin)];
-    for (const bad of facts.gtins.invalid) warnings.push({ code: "GTIN_DROPPED", detail: bad });
-  } else {
-    identifierExists = false;
-    const sayNo = s.gtin.allowIdentifierExistsNo && state.brand !== undefined && facts.mpn !== undefined;
-    if (!sayNo && s.gtin.required) {
-      const extra = s.gtin.allowIdentifierExistsNo ? " (identifier_exists=no needs brand and mpn)" : "";
-      const unusable = facts.gtins.valid.length > 0 ? `${facts.gtins.valid.map((c) => c.digits).join("; ")} (no 13-digit form)` : "";
-      problems.push(
-        unusable !== ""
-          ? { code: "INVALID_GTIN", detail: unusable + extra }
-          : facts.gtins.invalid.length > 0
-          ? { code: "INVALID_GTIN", detail: facts.gtins.invalid.join("; ") + extra }
-          : extra === ""
-            ? { code: "MISSING_GTIN" }
-            : { code: "MISSING_GTIN", detail: extra.trim() },
-      );
-    }
-  }
+  const ids = channelIdentifiers(facts, state.brand, s.gtin);
+  state.gtin = ids.gtin;
+  if (ids.problem !== undefined) problems.push(ids.problem);
+  if (ids.warnings.length > 0) warnings.push(...ids.warnings);
 
   const price = selectPrice(product, facts, s.price.sources, context.priceUnit);
   let sale: ReturnType<typeof activeSale>["sale"];
@@ -208,10 +185,10 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     stockQuantity: offer?.quantity,
     condition: "new",
     brand: state.brand,
-    gtin: state.gtin,
-    gtins,
+    gtin: ids.gtin,
+    gtins: ids.gtins,
     mpn: facts.mpn,
-    identifierExists,
+    identifierExists: ids.identifierExists,
     googleProductCategory: google,
     categoryPath: names,
     productType: state.productType,
