@@ -4,6 +4,7 @@
  * (`Rejection`), never a throw, so the stream goes on.
  */
 import type { z } from "zod";
+import { compileChecker } from "../schemas/checker.js";
 import { StreamLine } from "../schemas/envelopes.js";
 import { formatPath } from "../query/validate.js";
 
@@ -27,6 +28,8 @@ export interface Rejection {
 export type Envelope =
   | { ok: true; index: number; total: number; result: unknown }
   | { ok: false; reason: Rejection };
+
+const envelopeCheck = compileChecker(StreamLine);
 
 const LEADING_ID = /"result"\s*:\s*\{\s*"id"\s*:\s*("(?:[^"\\]|\\.){1,200}"|\d{1,20})/;
 
@@ -64,6 +67,10 @@ export function readEnvelope(text: string | null, line: number): Envelope {
       },
     };
   }
+  if (envelopeCheck?.(json)) {
+    const line = json as StreamLine;
+    return { ok: true, index: line.meta.index, total: line.meta.total, result: line.result };
+  }
   const envelope = StreamLine.safeParse(json);
   if (!envelope.success) {
     const issue = envelope.error.issues[0];
@@ -85,7 +92,13 @@ export function readEnvelope(text: string | null, line: number): Envelope {
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; reason: Rejection };
 
+/**
+ * Valid records are returned as parsed from JSON, not copied: the wire schemas
+ * have no transforms, so zod's output would equal its input (see checker.ts).
+ * zod itself speaks only for refused records, to name the issue and its path.
+ */
 export function checkRecord<T>(schema: z.ZodType<T>, result: unknown, line: number, index: number, prefix = "result"): Checked<T> {
+  if (compileChecker(schema)?.(result)) return { ok: true, value: result as T };
   const parsed = schema.safeParse(result);
   if (parsed.success) return { ok: true, value: parsed.data };
   const issue = parsed.error.issues[0];

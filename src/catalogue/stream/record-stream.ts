@@ -15,6 +15,7 @@ import { RetryBudget, type RetryEvent } from "../http/retry.js";
 import type { RetryPolicy } from "../http/backoff.js";
 import { Failure } from "../http/failure.js";
 import { emptyStats, recordRejection, type EventListener, type ReadStats } from "./events.js";
+import { ChunkReader } from "./chunks.js";
 import { checkRecord, readEnvelope } from "./line.js";
 import { isBlank, LineSplitter } from "./ndjson.js";
 
@@ -111,7 +112,7 @@ export class RecordStream<T> implements AsyncIterable<T> {
         this.stats.resumes++;
         onEvent({ type: "resume", fromIndex: watermark, resumes: this.stats.resumes });
       }
-      const chunks = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      const chunks = new ChunkReader(response.body);
       const splitter = new LineSplitter();
       let physical = 0;
       let ordinal = 0;
@@ -119,14 +120,14 @@ export class RecordStream<T> implements AsyncIterable<T> {
       let failure: unknown;
       try {
         for (;;) {
-          let next: IteratorResult<Buffer>;
+          let chunk: Buffer | undefined;
           try {
-            next = await chunks.next();
+            chunk = await chunks.next();
           } catch (error) {
             failure = error;
             break;
           }
-          const lines = next.done ? splitter.end() : splitter.push(next.value);
+          const lines = chunk === undefined ? splitter.end() : splitter.push(chunk);
           for (const text of lines) {
             physical++;
             if (text !== null && isBlank(text)) continue;
@@ -149,7 +150,7 @@ export class RecordStream<T> implements AsyncIterable<T> {
             if (checked.ok) yield checked.value;
             else recordRejection(this.stats, checked.reason, onEvent);
           }
-          if (next.done) break;
+          if (chunk === undefined) break;
         }
       } finally {
         // Consumer stopped early, or a cut: release the socket either way.
