@@ -78,6 +78,39 @@ export function itemId(row: Row, preset: string): string {
   return value;
 }
 
+/**
+ * RFC 4180 as strict consumers (Excel, Python's csv, most marketplace importers)
+ * read it, with CRLF records: outside quotes a CR or LF may only appear as the
+ * CRLF ending a record, and a quote only opens a field. csv-parse accepts a bare
+ * LF inside an unquoted field once it has seen CRLF, so it cannot catch this.
+ * Returns undefined, or where the first problem is.
+ */
+export function rfc4180Problem(text: string): string | undefined {
+  let line = 1;
+  let inQuotes = false;
+  let fieldStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inQuotes) {
+      if (c === '"' && text[i + 1] === '"') i++;
+      else if (c === '"') inQuotes = false;
+      else if (c === "\n") line++;
+      continue;
+    }
+    if (c === '"') {
+      if (!fieldStart) return `line ${line}: a quote inside an unquoted field`;
+      inQuotes = true;
+    } else if (c === "\r") {
+      if (text[i + 1] !== "\n") return `line ${line}: a bare CR outside quotes`;
+    } else if (c === "\n") {
+      if (text[i - 1] !== "\r") return `line ${line}: a bare LF outside quotes (a value with a line break is not quoted)`;
+      line++;
+    }
+    fieldStart = c === "," || c === "\n";
+  }
+  return inQuotes ? "an unterminated quoted field" : undefined;
+}
+
 /** GS1 mod-10 check digit, written here from the GS1 definition (not the mapping's code). */
 export function hasValidCheckDigit(code: string): boolean {
   if (!/^(\d{8}|\d{12}|\d{13}|\d{14})$/.test(code)) return false;

@@ -1,0 +1,171 @@
+/**
+ * runGenerate / ChannelRun in process, on the edge cases: an empty catalogue
+ * (204), a corrupt source record, a channel that fails, the rejection gate on a
+ * first run, temporaries of dead runs, channels removed from the config.
+ */
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { reportRun } from "../../src/commands/generate.js";
+import { loadConfig } from "../../src/config/load.js";
+import { exitCodeFor, isPharmafeedError } from "../../src/errors.js";
+import { silentLogger } from "../../src/log.js";
+import { runGenerate } from "../../src/pipeline/run.js";
+import { PRESET_NAMES } from "../../src/presets/index.js";
+import { startSandbox, type SandboxHandle, type SandboxOptionsInput } from "../../src/sandbox/index.js";
+import { channelsForEveryPreset, removeTemporaries, tempDir, writeConfig, type ChannelFileJson, type ConfigOptions } from "../e2e/config.js";
+import { itemId, parseFeed, readReport, sha256 } from "../e2e/feeds.js";
+import { catalogueFacts } from "../e2e/oracle.js";
+
+const sandboxes: SandboxHandle[] = [];
+afterAll(async () => {
+  await Promise.all(sandboxes.map((s) => s.close()));
+  await removeTemporaries();
+});
+
+async function sandboxOf(options: SandboxOptionsInput): Promise<SandboxHandle> {
+  const sandbox = await startSandbox({ rateLimit: 100_000, ...options });
+  sandboxes.push(sandbox);
+  return sandbox;
+}
+
+async function generate(sandbox: SandboxHandle, options: ConfigOptions & { outputDir?: string } = {}) {
+  const tree = await writeConfig(options);
+  const env = { CATALOGUE_API_BASE_URL: sandbox.url, CATALOGUE_API_KEY_ID: sandbox.keyId, CATALOGUE_API_KEY_SECRET: sandbox.keySecret };
+  const config = await loadConfig(tree.configFile, { env });
+  return runGenerate({ config, logger: silentLogger, ...(options.outputDir ? { outputDir: options.outputDir } : {}) });
+}
+
+/** What reportRun (the CLI's last step) turns a result into: its error code and exit code, or none. */
+function outcome(result: Awaited<ReturnType<typeof generate>>): { code: string; exit: number } | undefined {
+  try {
+    reportRun(result, () => {});
+    return undefined;
+  } catch (error) {
+    if (!isPharmafeedError(error)) throw error;
+    return { code: error.code, exit: exitCodeFor(error) };
+  }
+}
+
+const lenient = (name: string, preset = "generic-csv"): ChannelFileJson => ({
+  name,
+  preset,
+  locale: "fr",
+  link: { template: "https://shop.example/p/{{id}}" },
+  gate: { maxRejectedPercent: 100 },
+});
+
+const throwingLayout = {
+  "layouts/throws/layout.json": { format: "csv", columns: [{ header: "id", value: "{{id}}" }, { header: "x", value: "{{#if title brand}}x{{/if}}" }] },
+};
+
+describe("runGenerate on an empty catalogue", () => {
+  it("publishes a valid, empty feed for every preset (the stream answers 204)", async () => {
+    const sandbox = await sandboxOf({ products: 0 });
+    const result = await generate(sandbox);
+    expect(result.manifest.source).toMatchObject({ total: 0, received: 0, rejected: 0 });
+    expect(result.manifest.channels.map((c) => c.preset).sort()).toEqual([...PRESET_NAMES].sort());
+    for (const entry of result.manifest.channels) {
+      expect(entry.published, entry.name).toBe(true);
+      expect(entry.items).toBe(0);
+      const data = await readFile(join(result.outputDir, entry.file));
+      expect(sha256(data)).toBe(entry.sha256);
+      expect(parseFeed(data.toString("utf8"), entry.format), entry.name).toEqual([]);
+      expect(await readReport(result.outputDir, entry.name)).toEqual([]);
+    }
+    expect(outcome(result)).toBeUndefined();
+  });
+});
+
+describe("runGenerate with a corrupt source record", () => {
+  it("counts it in the manifest and leaves that product out of every feed and report", async () => {
+    const sandbox = await sandboxOf({ seed: 3, products: 30, faults: { corruptLine: 5 } });
+    const facts = catalogueFacts({ seed: 3, products: 30, now: new Date() });
+    const lost = facts.streamIds[5]!;
+    const result = await generate(sandbox);
+    expect(result.manifest.source).toMatchObject({ total: facts.streamIds.length, received: facts.streamIds.length - 1, rejected: 1 });
+    for (const entry of result.manifest.channels) {
+      const ids = parseFeed(await readFile(join(result.outputDir, entry.file), "utf8"), entry.format).map((row) => itemId(row, entry.preset));
+      const reported = (await readReport(result.outputDir, entry.name)).map((row) => row["id"] as string);
+      expect([...ids, ...reported].sort(), entry.name).toEqual(facts.streamIds.filter((id) => id !== lost));
+    }
+  });
+});
+
+describe("a failing channel", () => {
+  it("stops alone, keeps its previous live file and manifest entry, and makes the run exit 1", async () => {
+    const sandbox = await sandboxOf({ seed: 5, products: 60 });
+    const outputDir = join(await tempDir(), "out");
+    const first = await generate(sandbox, { outputDir, channels: [lenient("alpha"), lenient("beta")] });
+    expect(first.manifest.channels.map((c) => c.published)).toEqual([true, true]);
+    const betaBefore = await readFile(join(outputDir, "beta.csv"));
+
+    const second = await generate(sandbox, {
+      outputDir,
+      channels: [lenient("alpha"), { ...lenient("beta"), template: "../layouts/throws" }],
+      files: throwingLayout,
+    });
+    const [alpha, beta] = second.manifest.channels;
+    expect(second.manifest.status).toBe("partial");
+    expect(alpha!.published).toBe(true);
+    expect(beta!.published).toMatch(/^failed: .*#if requires exactly one argument/);
+    expect(beta!.live).toEqual(first.manifest.channels[1]!.live);
+    expect((await readFile(join(outputDir, "beta.csv"))).equals(betaBefore)).toBe(true);
+    expect(outcome(second)).toEqual({ code: "CHANNEL_FAILED", exit: 1 });
+    const hidden = [...(await readdir(outputDir)), ...(await readdir(join(outputDir, "reports")))].filter((n) => n.startsWith("."));
+    expect(hidden).toEqual([]);
+  });
+});
+
+describe("the rejection gate on a first run", () => {
+  it("does not publish a channel with too much bad data, still writes its report, and exits 5", async () => {
+    const sandbox = await sandboxOf({ seed: 5, products: 60 });
+    const google = { ...channelsForEveryPreset().find((c) => c.preset === "google")!, gzip: false, gate: { maxRejectedPercent: 1 } };
+    const result = await generate(sandbox, { channels: [google, lenient("plain")] });
+    const [gated, plain] = result.manifest.channels;
+    expect(gated!.published).toMatch(/^gate: \d+\.\d% of products rejected for bad data \(\d+\), more than maxRejectedPercent 1%$/);
+    expect(gated!.live).toBeNull();
+    expect(plain!.published).toBe(true);
+    const names = await readdir(result.outputDir);
+    expect(names).not.toContain(gated!.file);
+    expect((await readReport(result.outputDir, gated!.name)).length).toBe(Object.values(gated!.excluded).reduce((a, b) => a + b, 0));
+    expect(outcome(result)).toEqual({ code: "GATE_TRIPPED", exit: 5 });
+  });
+});
+
+describe("the output folder between runs", () => {
+  it("removes hidden temporaries of dead runs and keeps everything else", async () => {
+    const sandbox = await sandboxOf({ seed: 5, products: 20 });
+    const outputDir = join(await tempDir(), "out");
+    await mkdir(join(outputDir, "reports"), { recursive: true });
+    const dead = [".alpha.csv.tmp-999999", "reports/.alpha.csv.tmp-999999"];
+    for (const file of [...dead, "notes.txt", "reports/.keep"]) await writeFile(join(outputDir, file), "x");
+    await generate(sandbox, { outputDir, channels: [lenient("alpha")] });
+    for (const file of dead) await expect(readFile(join(outputDir, file)), file).rejects.toThrow(/ENOENT/);
+    expect(await readFile(join(outputDir, "notes.txt"), "utf8")).toBe("x");
+    expect(await readFile(join(outputDir, "reports/.keep"), "utf8")).toBe("x");
+  });
+
+  // BUG (src/publish/manifest.ts writeAtomically): the manifest's temporaries are named
+  // `manifest.json.tmp-<pid>` (not hidden), so removeDeadTemporaries (src/pipeline/run.ts,
+  // /^\..+\.tmp-\d+$/) never removes those of a run killed while writing the manifest.
+  it.fails("also removes the manifest temporaries of a run killed while writing it", async () => {
+    const sandbox = await sandboxOf({ seed: 5, products: 20 });
+    const outputDir = join(await tempDir(), "out");
+    await mkdir(join(outputDir, "history"), { recursive: true });
+    await writeFile(join(outputDir, "manifest.json.tmp-999999"), "{");
+    await generate(sandbox, { outputDir, channels: [lenient("alpha")] });
+    expect(await readdir(outputDir)).not.toContain("manifest.json.tmp-999999");
+  });
+
+  it("drops the manifest entry of a channel removed from the config, keeps those only skipped", async () => {
+    const sandbox = await sandboxOf({ seed: 5, products: 20 });
+    const outputDir = join(await tempDir(), "out");
+    await generate(sandbox, { outputDir, channels: [lenient("alpha"), lenient("beta"), lenient("gamma")] });
+    const tree = await writeConfig({ channels: [lenient("alpha"), lenient("beta")] });
+    const env = { CATALOGUE_API_BASE_URL: sandbox.url, CATALOGUE_API_KEY_ID: sandbox.keyId, CATALOGUE_API_KEY_SECRET: sandbox.keySecret };
+    const config = await loadConfig(tree.configFile, { env, only: ["alpha"] });
+    const result = await runGenerate({ config, outputDir, logger: silentLogger });
+    expect(result.manifest.channels.map((c) => c.name)).toEqual(["alpha", "beta"]);
+  });
+});
