@@ -24,3 +24,4 @@ export { compileChannel, channelFromInput, isCompiledChannel, type CompiledChann
 export { mapProduct, type MapResult } from "./map-product.js";
 export type * from "./feed-item.js";
 export * from "./identifiers.js";
+export * from "./url.js";

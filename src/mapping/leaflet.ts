@@ -1,14 +1,13 @@
 /** The patient leaflet URL in the channel's locale chain (pil before spc). */
 import type { Leaflet, Product } from "../catalogue/schemas/product.js";
 import { resolveLocalized, type Resolved } from "./locale.js";
-
-const HTTP = /^https?:\/\/\S+$/i;
+import { isHttpUrl } from "./url.js";
 
 function first(leaflets: readonly Leaflet[], chain: readonly string[], wantPil: boolean): Resolved | undefined {
   for (const l of leaflets) {
     if ((l.type === "pil") !== wantPil) continue;
     const url = resolveLocalized(l.url, chain);
-    if (url !== undefined && HTTP.test(url.value.trim())) return { value: url.value.trim(), locale: url.locale };
+    if (url !== undefined && isHttpUrl(url.value.trim())) return { value: url.value.trim(), locale: url.locale };
   }
   return undefined;
 }

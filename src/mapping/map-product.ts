@@ -34,12 +34,11 @@ import { activeSale, selectPrice } from "./price.js";
 import type { Reason, WarningCode } from "./reasons.js";
 import type { ChannelMapping } from "./settings.js";
 import { finishTitle, selectDescription } from "./text.js";
+import { isHttpUrl } from "./url.js";
 
 export type MapResult =
   | { ok: true; item: FeedItem; fallbacks: Record<string, string>; warnings: Reason<WarningCode>[] }
   | { ok: false; reasons: Reason[] };
-
-const HTTP_URL = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 
 export function mapProduct(product: Product, channel: CompiledChannel | ChannelMapping, context: MappingContext): MapResult {
   try {
@@ -141,7 +140,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     else {
       const r = ch.link.render(state);
       if (r.missing !== undefined) problems.push({ code: "MISSING_LINK", detail: `no value for {{${r.missing}}}` });
-      else if (!HTTP_URL.test(r.text) || r.text.length > s.link.maxLength) problems.push({ code: "MISSING_LINK", detail: r.text.slice(0, 120) });
+      else if (!isHttpUrl(r.text) || r.text.length > s.link.maxLength) problems.push({ code: "MISSING_LINK", detail: r.text.slice(0, 120) });
       else link = r.text;
     }
   }

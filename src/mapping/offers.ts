@@ -13,6 +13,7 @@ import type { Availability } from "./feed-item.js";
 import { parseGtin } from "./gtin.js";
 import { decimalToCents } from "./money.js";
 import type { OfferErrorCode } from "./reasons.js";
+import { isValidHttpUrl } from "./url.js";
 
 export interface Offer {
   /** Line of the row in the offers file. */
@@ -156,7 +157,7 @@ export function addOfferRow(index: OffersIndex, row: Record<string, unknown>, li
   }
   const link = text(row.link);
   if (link !== undefined) {
-    if (isHttpUrl(link)) offer.link = link;
+    if (isValidHttpUrl(link)) offer.link = link;
     else err("OFFER_BAD_LINK", link);
   }
   if (errors.length > 0) return errors;
@@ -173,12 +174,3 @@ export function addOfferRow(index: OffersIndex, row: Record<string, unknown>, li
   return [];
 }
 
-export function isHttpUrl(value: string): boolean {
-  if (!/^https?:\/\/[^\s/?#]+/i.test(value) || /\s/.test(value)) return false;
-  try {
-    new URL(value);
-    return true;
-  } catch {
-    return false;
-  }
-}

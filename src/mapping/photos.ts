@@ -10,6 +10,7 @@ import type { Photo } from "../catalogue/schemas/media.js";
 import { FRONTAL_FORMATS, PHOTO_FORMATS } from "../catalogue/schemas/media.js";
 import type { Product } from "../catalogue/schemas/product.js";
 import type { ChannelMapping } from "./settings.js";
+import { isHttpUrl } from "./url.js";
 
 type Kind = "jpeg" | "png" | "webp";
 
@@ -91,7 +92,7 @@ function usableUrl(photo: Photo, renditions: readonly Rendition[], plan: ImagePl
   if (!formats) return undefined;
   for (const { key, extensions } of renditions) {
     const url = formats[key];
-    if (typeof url !== "string" || url.length > plan.maxUrlLength || !(url.startsWith("https://") || url.startsWith("http://") || /^https?:\/\//i.test(url))) continue;
+    if (typeof url !== "string" || url.length > plan.maxUrlLength || !isHttpUrl(url)) continue;
     // The usual case, the URL ends with the key's own extension, needs no parsing.
     if (endsWithAny(url, extensions)) return url;
     const kind = urlKind(url);
