@@ -15,7 +15,7 @@ export const MEDIA_SLOTS = 10;
 export const FRONTAL_SLOT = 6;
 export const LINK_SLOT = 7;
 
-export const MEDIA_ODDITY = { noPhoto: 0.1, oneLocalePhoto: 0.05, severalPhotos: 0.25, frontal: 0.3, link: 0.08 } as const;
+export const MEDIA_ODDITY = { noPhoto: 0.06, oneLocalePhoto: 0.05, untaggedPhoto: 0.7, severalPhotos: 0.25, frontal: 0.3, link: 0.08 } as const;
 
 const PHOTO_FORMATS = ["thumbnail", "thumbnailWebp", "medium", "mediumWebp", "large", "largeWebp", "huge", "hugeWebp"].map((key) => [key, key.endsWith("Webp") ? "webp" : "jpeg"]);
 const FRONTAL_FORMATS = ["thumbnail", "thumbnailWebp", "medium", "mediumJpeg", "mediumWebp", "largeJpg", "largeWebp", "huge", "hugeWebp"].map((key) => [
@@ -95,7 +95,9 @@ export function mediaJson(rng: Rng, ctx: MediaContext): { json: string; photoCou
   let photoCount = 0;
   if (!rng.chance(MEDIA_ODDITY.noPhoto)) {
     photoCount = rng.chance(MEDIA_ODDITY.severalPhotos) ? rng.int(2, 6) : 1;
-    const locales = rng.chance(MEDIA_ODDITY.oneLocalePhoto) ? `["${ctx.locales[0]}"]` : ctx.localesJson;
+    // Packshots are mostly language-neutral (no locale tag = any locale); some are tagged with
+    // the product's locales, a few with one locale only (a language edition of the pack).
+    const locales = rng.chance(MEDIA_ODDITY.oneLocalePhoto) ? `["${ctx.locales[0]}"]` : rng.chance(MEDIA_ODDITY.untaggedPhoto) ? "[]" : ctx.localesJson;
     const orgs = ctx.organizationNameJson === "" ? "[]" : `[${ctx.organizationNameJson}]`;
     for (let k = 0; k < photoCount; k++) {
       const id = base + k;
@@ -128,10 +130,11 @@ const DESCRIPTION_TYPES_OTHER = ["full_description", "usage", "composition", "pr
 
 /** `,"descriptions":[...]` and how many were written. */
 export function descriptionsJson(rng: Rng, ctx: MediaContext, medicine: boolean, legal: boolean): { json: string; count: number } {
-  if (rng.chance(0.08)) return { json: ',"descriptions":[]', count: 0 };
+  if (rng.chance(0.05)) return { json: ',"descriptions":[]', count: 0 };
   const types = medicine ? DESCRIPTION_TYPES_MEDICINE : DESCRIPTION_TYPES_OTHER;
   const count = rng.int(1, 3) + (legal ? 1 : 0);
-  const first = rng.int(0, types.length - 1);
+  // Most products lead with their main text (indication, full_description); a few only have side texts.
+  const first = rng.chance(0.9) ? 0 : rng.int(0, types.length - 1);
   const meta = `{"createdAt":${ctx.createdAt},"updatedAt":${ctx.updatedAt}}`;
   let out = ',"descriptions":[';
   for (let k = 0; k < count; k++) {

@@ -109,6 +109,8 @@ const SUBS: Tri[] = [
   tri("Accessoires", "Accessoires", "Accessories"),
 ];
 
+const LEAVES: Tri[] = [tri("Comprimés & gélules", "Tabletten & capsules", "Tablets & capsules"), tri("Sirops & gouttes", "Siropen & druppels", "Syrups & drops")];
+
 function publicCategories(rng: Rng): { list: Wire[]; leaves: number[] } {
   const list: Wire[] = [];
   const leaves: number[] = [];
@@ -120,13 +122,13 @@ function publicCategories(rng: Rng): { list: Wire[]; leaves: number[] } {
   ROOTS.forEach((root, r) => {
     const rootId = add(root, null, r + 1);
     SUBS.forEach((sub, s) => {
-      const subName = tri(`${root.fr} › ${sub.fr}`, `${root.nl} › ${sub.nl}`, `${root.en} › ${sub.en}`);
-      const subId = add(subName, rootId, s + 1);
+      // Short names as in real trees ("Pijn & koorts > Kinderen"): the same name under several roots.
+      const subId = add(sub, rootId, s + 1);
       if ((r + s) % 3 === 0) {
-        for (let g = 1; g <= 2; g++) {
+        LEAVES.forEach((leaf, g) => {
           leaves.push(list.length);
-          add(tri(`${subName.fr} ${g}`, `${subName.nl} ${g}`, `${subName.en} ${g}`), subId, g);
-        }
+          add(leaf, subId, g + 1);
+        });
       } else {
         leaves.push(list.length - 1);
       }
