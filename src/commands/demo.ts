@@ -1,46 +1,55 @@
 /**
- * `pharmafeed demo` (what `npm start` runs for now): starts the sandbox on a
- * free port, reads a few products over HTTP like a client would, prints them
- * and the curl line, and stops.
+ * `pharmafeed demo`, what `npm start` runs: starts the sandbox in-process on a
+ * free port, runs `generate` with the sample config (config/pharmafeed.json)
+ * against it into output/, prints the summary and the files, and stops.
+ * The sandbox replaces whatever source the config or the environment names.
  */
-import type { CommandModule } from "yargs";
-import { PharmafeedError } from "../errors.js";
+import type { Argv, CommandModule } from "yargs";
+import { loadConfig } from "../config/load.js";
+import { createLogger, type LogFormat } from "../log.js";
+import { runGenerate } from "../pipeline/run.js";
 import { startSandbox } from "../sandbox/index.js";
+import { reportRun, withInterrupts } from "./generate.js";
 import { curlLine } from "./sandbox.js";
 
-interface DemoProduct {
-  id: string;
-  status: string;
-  name?: Record<string, string | null>;
-  publicPrice?: number;
-  manufacturerPrice?: number;
+interface DemoArgs {
+  config: string;
+  products: number;
+  seed: number;
+  output?: string;
+  "log-format": LogFormat;
 }
 
-function price(p: DemoProduct): string {
-  if (typeof p.publicPrice === "number") return `EUR ${(p.publicPrice / 100).toFixed(2)}`;
-  if (typeof p.manufacturerPrice === "number") return `EUR ${(p.manufacturerPrice / 100).toFixed(2)} (manufacturer, excl. VAT)`;
-  return "no price";
-}
-
-export const demoCommand: CommandModule<object, { products: number }> = {
+export const demoCommand: CommandModule<object, DemoArgs> = {
   command: "demo",
-  describe: "Start the sandbox on a free port, query a few products over HTTP, print them, stop",
-  builder: (yargs) => yargs.option("products", { type: "number", default: 2000, describe: "number of generated products" }),
+  describe: "Run generate with the sample config against an in-process sandbox (what npm start does)",
+  builder: (yargs) =>
+    yargs
+      .option("config", { type: "string", default: "config/pharmafeed.json", describe: "config to run" })
+      .option("products", { type: "number", default: 2000, describe: "products in the sandbox catalogue" })
+      .option("seed", { type: "number", default: 1, describe: "seed of the sandbox catalogue" })
+      .option("output", { type: "string", describe: "output directory (default: from the config)" })
+      .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat }) as unknown as Argv<DemoArgs>,
   handler: async (args) => {
-    const sandbox = await startSandbox({ port: 0, products: args.products });
+    const sandbox = await startSandbox({ port: 0, products: args.products, seed: args.seed });
     try {
-      const auth = "Basic " + Buffer.from(`${sandbox.keyId}:${sandbox.keySecret}`).toString("base64");
-      const res = await fetch(`${sandbox.url}/v4/products/query`, {
-        method: "POST",
-        headers: { authorization: auth, "content-type": "application/json" },
-        body: JSON.stringify({ filter: { status: "active" }, sorting: { id: "ASC" }, page: { no: 0, size: 10 } }),
-      });
-      if (res.status !== 200) throw new PharmafeedError("SOURCE_HTTP", `sandbox answered ${res.status}`, { context: { status: res.status } });
-      const body = (await res.json()) as { meta: { total: number }; results: DemoProduct[] };
-      const out = [`Sandbox on ${sandbox.url}: ${body.meta.total} active products of ${args.products}. The first ${body.results.length}:`];
-      for (const p of body.results) out.push(`  ${p.id}  ${p.status.padEnd(8)}  ${(p.name?.fr ?? "(no French name)").slice(0, 60).padEnd(60)}  ${price(p)}`);
-      out.push("", "Run `pharmafeed sandbox` to keep one running, then query it with:", `  ${curlLine({ ...sandbox, url: "http://127.0.0.1:8040" })}`, "");
-      process.stdout.write(out.join("\n"));
+      const env = { ...process.env, CATALOGUE_API_BASE_URL: sandbox.url, CATALOGUE_API_KEY_ID: sandbox.keyId, CATALOGUE_API_KEY_SECRET: sandbox.keySecret };
+      const config = await loadConfig(args.config, { env });
+      process.stdout.write(`Sandbox on ${sandbox.url} (${args.products} products, seed ${args.seed}); generating ${config.channels.length} feeds from ${args.config}\n\n`);
+      const result = await withInterrupts((signal) =>
+        runGenerate({
+          config,
+          ...(args.output ? { outputDir: args.output } : {}),
+          logger: createLogger({ format: args["log-format"] }),
+          tty: process.stderr.isTTY === true && args["log-format"] === "plain",
+          signal,
+        }),
+      );
+      reportRun(result);
+      process.stdout.write(
+        `\nManifest: ${result.outputDir}/manifest.json; excluded products per channel: ${result.outputDir}/reports/\n` +
+          `To query a sandbox yourself: pharmafeed sandbox --port 8040, then\n  ${curlLine({ ...sandbox, url: "http://127.0.0.1:8040" })}\n`,
+      );
     } finally {
       await sandbox.close();
     }
