@@ -46,6 +46,8 @@ export interface ConfigOptions {
   channels?: ChannelFileJson[];
   /** source.filter of the main file. */
   filter?: Record<string, unknown>;
+  /** Extra keys of the main file's source (retry policy, timeouts). */
+  source?: Record<string, unknown>;
   /** Extra files (custom layouts), relative to the config folder. */
   files?: Tree;
   /** Extra keys of the main file (typos, for the broken-config tests). */
@@ -75,6 +77,7 @@ export async function writeConfig(options: ConfigOptions = {}): Promise<E2eConfi
         keySecret: "${CATALOGUE_API_KEY_SECRET}",
         contact: "feeds@pharmacy.example",
         ...(options.filter ? { filter: options.filter } : {}),
+        ...options.source,
       },
       shop: { name: "Pharmacie <Test> & Fils", url: "https://shop.example/?lang=fr&src=feed", description: "Parapharmacie" },
       output: { dir: "../out" },

@@ -275,8 +275,9 @@ describe("a run whose stream is cut", () => {
 describe("interrupted runs", () => {
   let slow: SandboxHandle;
   beforeAll(async () => {
-    // About 2.5 s of stream for 244 products: time to interrupt a run half-way.
-    slow = await sandboxWith({ lineDelayMs: 10 });
+    // About 5 s of stream for 244 products: time to interrupt a run half-way
+    // (interrupted runs never wait for the end of it).
+    slow = await sandboxWith({ lineDelayMs: 20 });
   });
 
   /** Starts a run into `out` and resolves once it is streaming products. */
@@ -315,14 +316,46 @@ describe("interrupted runs", () => {
     for (const entry of manifest.channels) expect(entry.published, entry.name).toBe(true);
   });
 
-  it("SIGTERM during a run: exit 130, nothing of the run published, temporaries removed, lock released", async () => {
+  it("SIGTERM during a run: a second run is refused meanwhile; exit 130, nothing published, temporaries removed, lock released", async () => {
     const out = await previousRunCopy();
     const before = await snapshot(out);
     const run = await startMidStream(out);
+    // A second run meanwhile (cron fired twice) is refused by the live lock.
+    const { config } = await clean();
+    const second = await generate(config, ["--output", out]);
+    expect(second.code, second.stderr).toBe(6);
+    expect(second.stderr).toContain(`pid ${run.child.pid}`);
+    expect(run.child.exitCode, "the first run ended too early for this test").toBeNull();
     run.child.kill("SIGTERM");
     const result = await run.done;
     expect(result.code, result.stderr).toBe(130);
     expect(result.stderr).toContain("INTERRUPTED");
+    expect(await snapshot(out)).toEqual(before);
+  });
+});
+
+describe("source errors", () => {
+  it("a refused key exits 4 (SOURCE_AUTH) and keeps the previous files", async () => {
+    const { config } = await clean();
+    const out = await previousRunCopy();
+    const before = await snapshot(out);
+    const result = await runCli(["generate", "--config", config.configFile, "--output", out], {
+      env: { ...sandboxEnv(sandbox), CATALOGUE_API_KEY_SECRET: "not-the-secret" },
+    });
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toContain("SOURCE_AUTH");
+    expect(result.stderr).not.toContain("not-the-secret");
+    expect(await snapshot(out)).toEqual(before);
+  });
+
+  it("a service that keeps failing exits 4 after the configured retries and keeps the previous files", async () => {
+    const failing = await sandboxWith({ failFirst: 1_000 });
+    const config = await writeConfig({ source: { retry: { maxRetries: 1, baseMs: 1, maxMs: 1 } } });
+    const out = await previousRunCopy();
+    const before = await snapshot(out);
+    const result = await generate(config, ["--output", out], failing);
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toMatch(/SOURCE_HTTP.*503/);
     expect(await snapshot(out)).toEqual(before);
   });
 });

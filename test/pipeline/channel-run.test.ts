@@ -117,6 +117,26 @@ describe("a failing channel", () => {
   });
 });
 
+describe("a channel that cannot write", () => {
+  // BUG (src/pipeline/channel-run.ts finish): `await this.report.publish()` and
+  // `await this.out.publish()` sit outside the try/catch, so a write or rename error at that
+  // point (full disk, permissions) rejects runGenerate as a whole instead of failing the one
+  // channel: the channels finished before it are already renamed into place, the manifest is
+  // not written. Reproduced by making beta's report temporary path a directory (EISDIR).
+  it.fails("fails alone when its report cannot be written", async () => {
+    const sandbox = await sandboxOf({ seed: 5, products: 20 });
+    const outputDir = join(await tempDir(), "out");
+    await mkdir(join(outputDir, "reports", `.beta.csv.tmp-${process.pid}`), { recursive: true });
+    const result = await generate(sandbox, { outputDir, channels: [lenient("alpha"), lenient("beta"), lenient("gamma")] });
+    expect(result.manifest.channels.map((c) => [c.name, c.published === true])).toEqual([
+      ["alpha", true],
+      ["beta", false],
+      ["gamma", true],
+    ]);
+    expect(result.manifest.channels[1]!.published).toMatch(/^failed: /);
+  });
+});
+
 describe("the rejection gate on a first run", () => {
   it("does not publish a channel with too much bad data, still writes its report, and exits 5", async () => {
     const sandbox = await sandboxOf({ seed: 5, products: 60 });
