@@ -34,6 +34,31 @@ export const REASONS = {
 } as const;
 
 export type ReasonCode = keyof typeof REASONS;
+
+/**
+ * Reasons that say the product is not for this channel (status, prescription,
+ * rules, offers policy), as opposed to bad data that keeps a product out that
+ * should be in. The publish gate counts only the latter.
+ */
+export const ELIGIBILITY_REASONS: ReadonlySet<string> = new Set<ReasonCode>([
+  "DELETED",
+  "REPLACED",
+  "STATUS_INACTIVE",
+  "STATUS_NO_SELECTION",
+  "STATUS_UNKNOWN",
+  "OFFICIALLY_DELETED",
+  "PRESCRIPTION",
+  "MEDICINE",
+  "VETERINARY",
+  "RULE_EXCLUDED",
+  "RULE_NOT_INCLUDED",
+  "NO_OFFER",
+  "OUT_OF_STOCK",
+]);
+
+export function isDataQualityReason(code: string): boolean {
+  return !ELIGIBILITY_REASONS.has(code);
+}
 export const REASON_CODES = Object.keys(REASONS) as ReasonCode[];
 
 /** Observations on an item that is published anyway; counted in the run report too. */

@@ -16,7 +16,7 @@ import { evaluateGate } from "../publish/gate.js";
 import type { ChannelEntry, LiveFile } from "../publish/manifest.js";
 import { WRITERS } from "../writers/registry.js";
 import type { FeedMeta, FeedWriter } from "../writers/types.js";
-import { isDataQualityReason } from "./reasons.js";
+import { isDataQualityReason } from "../mapping/reasons.js";
 import { checkSample, SAMPLE_ROWS } from "./sample-check.js";
 
 export const REPORTS_DIR = "reports";

@@ -82,7 +82,7 @@ export const PRESETS: Record<string, Preset> = Object.fromEntries(
     preset("idealo", "idealo, CSV", "idealo", "idealo", { ...bareNumber, gtin: { required: false } }),
     preset("kelkoo", "Kelkoo, XML with CDATA", "kelkoo", "kelkoo", bareNumber),
     // beslist.nl wants a 13-digit EAN on every product.
-    preset("beslist", "beslist.nl / Kieskeurig, XML", "beslist", "beslist", { ...bareNumber, gtin: { required: true, output: "gtin13-when-possible" } }),
+    preset("beslist", "beslist.nl / Kieskeurig, XML", "beslist", "beslist", { ...bareNumber, gtin: { required: true, output: "gtin13-only" } }),
     preset("generic-csv", "Any CSV consumer: every field, nothing required", "generic-csv", "generic", lenient),
     preset("generic-json", "Any JSON consumer: the whole item, one array", "generic-json", "generic", lenient),
     preset("generic-ndjson", "Any NDJSON consumer: the whole item, one per line", "generic-ndjson", "generic", lenient),

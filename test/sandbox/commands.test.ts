@@ -1,6 +1,5 @@
-/** The sandbox and demo commands: flag mapping, option checks, the demo run. */
+/** The sandbox command: flag mapping, option checks, the banner. (demo: test/commands/demo.test.ts) */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { demoCommand } from "../../src/commands/demo.js";
 import { banner, checkedOptions, curlLine, sandboxOptionsFromArgs, type SandboxArgs } from "../../src/commands/sandbox.js";
 import { isPharmafeedError } from "../../src/errors.js";
 import { startSandbox } from "../../src/sandbox/index.js";
@@ -41,19 +40,5 @@ describe("sandbox command", () => {
     } finally {
       await handle.close();
     }
-  });
-});
-
-describe("demo command", () => {
-  it("starts a sandbox, prints ten products and the curl line, and stops", async () => {
-    let out = "";
-    vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-      out += String(chunk);
-      return true;
-    });
-    await (demoCommand.handler as (a: { products: number }) => Promise<void>)({ products: 50 });
-    expect(out).toMatch(/active products of 50/);
-    expect(out.split("\n").filter((l) => /^ {2}M[0-9A-F]{9} {2}active/.test(l))).toHaveLength(10);
-    expect(out).toContain("curl -u demo:demo-secret-not-for-production");
   });
 });
