@@ -363,6 +363,19 @@ describe("source errors", () => {
   });
 });
 
+describe("a source failure mid-stream", () => {
+  it("exits 4 after the stream stalls past the retries, publishes nothing and leaves no temporaries", async () => {
+    const stalling = await sandboxWith({ stallAfterLines: 60, stallMs: 3_000 });
+    const config = await writeConfig({ source: { timeouts: { bodyIdleMs: 300 }, retry: { maxRetries: 0, baseMs: 1, maxMs: 1 } } });
+    const out = await previousRunCopy();
+    const before = await snapshot(out);
+    const result = await generate(config, ["--output", out], stalling);
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toContain("SOURCE_TIMEOUT");
+    expect(await snapshot(out)).toEqual(before);
+  });
+});
+
 describe("the publish gate", () => {
   it("keeps the previous files when the item count drops (exit 5); --force publishes", async () => {
     const { manifest: previous, facts } = await clean();
