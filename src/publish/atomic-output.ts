@@ -59,12 +59,15 @@ export class AtomicOutput {
     this.target = target;
     this.tmp = temporaryPath(target);
     this.blockSize = options.blockSize ?? 64 * 1024;
-    this.file = this.watch(createWriteStream(this.tmp, { flags: "w", mode: 0o644 }));
+    // A few blocks may queue before write() asks to wait: waiting on every block left the
+    // run idle ~10% of the time with 22 feeds; 44 outputs x 256 KiB bounds what is queued.
+    const queue = { highWaterMark: 256 * 1024 };
+    this.file = this.watch(createWriteStream(this.tmp, { flags: "w", mode: 0o644, ...queue }));
     if (options.gzip) {
       const gzTarget = `${target}.gz`;
       const gzTmp = temporaryPath(gzTarget);
       const stream = this.watch(createGzip({ level: 6 }));
-      const file = this.watch(createWriteStream(gzTmp, { flags: "w", mode: 0o644 }));
+      const file = this.watch(createWriteStream(gzTmp, { flags: "w", mode: 0o644, ...queue }));
       stream.pipe(file);
       this.gzip = { stream, file, tmp: gzTmp, target: gzTarget };
     }

@@ -1,0 +1,40 @@
+/** Helpers every layout may use. Pure functions of their arguments. */
+
+/** A value that is final markup (a CDATA section): the escaper lets it through. */
+export class Markup {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+/** Handlebars' rendering of a value: nothing for null/undefined, else its string. */
+export function text(value: unknown): string {
+  return value === undefined || value === null ? "" : value instanceof Markup ? value.value : String(value);
+}
+
+export type Helper = (...args: unknown[]) => unknown;
+
+export function layoutHelpers(cdataSection: (value: string) => string): Record<string, Helper> {
+  return {
+    /** `{{cdata description}}`: a CDATA section (XML only). */
+    cdata: (value) => new Markup(cdataSection(text(value))),
+    /** `{{join gtins "|"}}`: a list as one value. */
+    join: (list, separator) => (Array.isArray(list) ? list.map(text).join(typeof separator === "string" ? separator : ",") : text(list)),
+    /** `{{first additionalImageLinks}}` */
+    first: (list) => (Array.isArray(list) ? list[0] : undefined),
+    /** `{{default brand "Unknown"}}` */
+    default: (value, fallback) => (value === undefined || value === null || value === "" ? fallback : value),
+    /** `{{yesno prescription}}` -> "yes" / "no" */
+    yesno: (value) => (value ? "yes" : "no"),
+    /** `{{eq a b}}` for `{{#if (eq a b)}}` */
+    eq: (a, b) => a === b,
+    /** `{{replace availability "_" " "}}` */
+    replace: (value, search, replacement) => text(value).replaceAll(text(search), text(replacement)),
+    /** `{{upper x}}`, `{{lower x}}` */
+    upper: (value) => text(value).toUpperCase(),
+    lower: (value) => text(value).toLowerCase(),
+  };
+}
+
+export const TEMPLATE_HELPERS = Object.keys(layoutHelpers(String));

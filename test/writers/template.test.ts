@@ -1,0 +1,109 @@
+/**
+ * Our template compiler against the reference: the Handlebars runtime, with each
+ * escaped mustache routed through the same escaper. Every built-in layout and a
+ * set of constructs must render byte for byte alike.
+ */
+import { readdirSync } from "node:fs";
+import Handlebars from "handlebars";
+import { describe, expect, it } from "vitest";
+import type { FeedItem } from "../../src/mapping/feed-item.js";
+import { cdata, escapeXml } from "../../src/writers/escape.js";
+import { layoutHelpers, Markup } from "../../src/writers/helpers.js";
+import { BUILTIN_TEMPLATES, loadLayout } from "../../src/writers/load-layout.js";
+import { createTemplateEngine, type Escaper } from "../../src/writers/template.js";
+import { feedItem, hostileItems } from "../fixtures/feed-items.js";
+
+type Node = hbs.AST.Node & Record<string, unknown>;
+
+/** The Handlebars runtime, escaping rerouted: the behaviour our compiler must reproduce. */
+function reference(escape: Escaper) {
+  const hb = Handlebars.create();
+  const helpers = layoutHelpers(cdata);
+  for (const [name, fn] of Object.entries(helpers)) {
+    hb.registerHelper(name, (...args: unknown[]) => {
+      const result = fn(...args.slice(0, -1));
+      return result instanceof Markup ? new hb.SafeString(result.value) : result;
+    });
+  }
+  hb.registerHelper("__escape", (value: unknown) =>
+    value instanceof hb.SafeString ? value.toString() : escape(value === undefined || value === null ? "" : String(value)),
+  );
+  const names = new Set(Object.keys(helpers));
+  const reroute = (node: Node): void => {
+    for (const key of ["body", "program", "inverse"]) {
+      const child = node[key] as Node | Node[] | undefined;
+      if (Array.isArray(child)) child.forEach(reroute);
+      else if (child && typeof child === "object") reroute(child);
+    }
+    if (node.type !== "MustacheStatement") return;
+    const m = node as unknown as hbs.AST.MustacheStatement;
+    if (!m.escaped) return;
+    const path = m.path as hbs.AST.PathExpression;
+    const isCall = m.params.length > 0 || names.has(path.original);
+    const arg = isCall ? ({ type: "SubExpression", path, params: m.params, hash: m.hash, loc: m.loc } as hbs.AST.SubExpression) : path;
+    m.path = { type: "PathExpression", data: false, depth: 0, parts: ["__escape"], original: "__escape", loc: m.loc } as hbs.AST.PathExpression;
+    m.params = [arg];
+    m.hash = undefined as unknown as hbs.AST.Hash;
+  };
+  return (template: string) => {
+    const ast = hb.parse(template);
+    reroute(ast as unknown as Node);
+    return hb.compile(ast, { noEscape: true });
+  };
+}
+
+const ITEMS: FeedItem[] = [
+  feedItem(),
+  ...hostileItems(),
+  feedItem({ additionalImageLinks: [], brand: undefined, gtin: undefined, gtins: [], identifierExists: false, mpn: undefined, productType: undefined }),
+  feedItem({
+    salePrice: { cents: 999, currency: "EUR", text: "9.99 EUR", amount: "9.99" },
+    salePriceFrom: "2026-11-01",
+    salePriceUntil: "2026-12-31",
+    availability: "out_of_stock",
+    stockQuantity: 0,
+    weight: { value: 0.37, unit: "kg", text: "0.37 kg" },
+    custom: { deliveryCosts: "4.95", deliveryTime: "1-2 days" },
+  }),
+];
+
+describe("template compiler matches the Handlebars runtime", () => {
+  const layouts = readdirSync(BUILTIN_TEMPLATES).sort();
+  const ours = createTemplateEngine(escapeXml);
+  const theirs = reference(escapeXml);
+
+  it.each(layouts)("built-in layout %s", async (name) => {
+    const layout = await loadLayout(`${BUILTIN_TEMPLATES}/${name}`);
+    const sources = layout.templates
+      ? [layout.templates.header, layout.templates.item, layout.templates.footer]
+      : (layout.spec.format === "xml" ? [] : (layout.spec.columns ?? [])).map((c) => c.value);
+    for (const source of sources) {
+      const a = ours.compile(source, name);
+      const b = theirs(source);
+      for (const item of ITEMS) expect(a(item)).toBe(b(item));
+    }
+  });
+
+  it.each([
+    ["each with @index, @first, @last and ../", "{{#each xs}}[{{@index}}{{#if @first}}F{{/if}}{{#if @last}}L{{/if}}:{{this}}/{{../name}}]{{else}}none{{/each}}"],
+    ["each over an object with @key", "{{#each obj}}{{@key}}={{this}};{{/each}}"],
+    ["nested each and @root", "{{#each rows}}{{#each this}}{{this}}{{@root.name}}{{/each}}|{{/each}}"],
+    ["with and else", "{{#with obj}}{{a}}-{{../name}}{{else}}empty{{/with}}{{#with missing}}x{{else}}no{{/with}}"],
+    ["if/else if chains and unless", "{{#if zero}}Z{{else if name}}N{{else}}E{{/if}}{{#unless xs}}U{{else}}V{{/unless}}"],
+    ["includeZero", "{{#if zero includeZero=true}}zero counts{{/if}}{{#if zero}}never{{/if}}"],
+    ["helpers, subexpressions, literals", '{{join xs "|"}} {{default missing "d&"}} {{yesno zero}} {{#if (eq name "a&b")}}eq{{/if}} {{upper (replace name "&" " and ")}} {{first xs}}'],
+    ["raw, cdata and escaped values", "{{{name}}}|{{name}}|{{cdata name}}|{{cdata cd}}|{{{cdata name}}}"],
+    ["standalone lines and ~ whitespace control", "<a>\n  {{#if name}}\n  <b>{{name}}</b>\n  {{/if}}\n</a>  {{~name~}}  <c/>"],
+    ["false, 0, null, arrays as text", "{{f}}|{{zero}}|{{nul}}|{{xs}}|{{obj.a}}|{{missing.deep.path}}"],
+    ["comments", "a{{! comment }}b{{!-- long }} --}}c"],
+  ])("%s", (_, source) => {
+    const context = { name: "a&b", xs: ["<1>", "2", "3"], zero: 0, f: false, nul: null, obj: { a: "x'", b: "y" }, rows: [["r1", "r2"], ["r3"]], cd: "]]>x" };
+    expect(ours.compile(source, "t")(context)).toBe(theirs(source)(context));
+  });
+
+  it("refuses partials and decorators when the layout is loaded", () => {
+    expect(() => ours.compile("{{> other}}", "t.hbs")).toThrow(/partial is not supported in feed layouts/);
+    expect(() => ours.compile("{{#> layout}}x{{/layout}}", "t.hbs")).toThrow(/not supported/);
+    expect(() => ours.compile("{{#cdata x}}y{{/cdata}}", "t.hbs")).toThrow(/"cdata" is not a block helper/);
+  });
+});
