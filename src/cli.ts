@@ -7,6 +7,7 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { commands } from "./commands/index.js";
 import { EXIT, exitCodeFor, PharmafeedError } from "./errors.js";
+import { finalErrorFormat } from "./log.js";
 import { VERSION } from "./version.js";
 
 export async function main(argv: string[]): Promise<number> {
@@ -33,17 +34,19 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 function report(error: unknown): number {
-  if (error instanceof PharmafeedError && error.code === "USAGE") {
-    process.stderr.write(`pharmafeed: ${error.message.split("\n")[0]} (see --help)\n`);
-    return EXIT.USAGE;
-  }
-  if (error instanceof PharmafeedError) {
-    process.stderr.write(`pharmafeed: ${error.code}: ${error.message}\n`);
-    return exitCodeFor(error);
-  }
+  const json = finalErrorFormat() === "json";
+  const say = (code: string, message: string, exit: number) => {
+    process.stderr.write(
+      json
+        ? `${JSON.stringify({ time: new Date().toISOString(), level: "error", msg: message, code, exitCode: exit })}\n`
+        : `pharmafeed: ${code === "USAGE" ? "" : `${code}: `}${message}\n`,
+    );
+    return exit;
+  };
+  if (error instanceof PharmafeedError && error.code === "USAGE") return say("USAGE", `${error.message.split("\n")[0]} (see --help)`, EXIT.USAGE);
+  if (error instanceof PharmafeedError) return say(error.code, error.message, exitCodeFor(error));
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`pharmafeed: unexpected error: ${message}\n`);
-  return EXIT.FAILURE;
+  return say("UNEXPECTED", `unexpected error: ${message}`, EXIT.FAILURE);
 }
 
 main(hideBin(process.argv)).then(

@@ -19,8 +19,19 @@ function plainValue(value: string | number | boolean): string {
   return /[\s"=]/.test(text) ? JSON.stringify(text) : text;
 }
 
+/**
+ * The format of the command's logs, so that cli.ts writes the run's final error in
+ * the same format: a collector reading JSON lines must not trip on the line that
+ * matters most. Set by the last logger a command created.
+ */
+let errorFormat: LogFormat = "plain";
+export function finalErrorFormat(): LogFormat {
+  return errorFormat;
+}
+
 export function createLogger(options: { format?: LogFormat; write?: (line: string) => void; now?: () => Date } = {}): Logger {
   const format = options.format ?? "plain";
+  if (options.write === undefined) errorFormat = format;
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
   const now = options.now ?? (() => new Date());
   const log = (level: LogLevel, message: string, fields: LogFields = {}) => {

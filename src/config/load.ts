@@ -12,6 +12,9 @@ import { ProductFilter, ProductSorting } from "../catalogue/query/product-filter
 import { resolveSourceOptions, type SourceOptions } from "../catalogue/options.js";
 import { PharmafeedError } from "../errors.js";
 import { ChannelMapping, type ChannelMappingInput } from "../mapping/settings.js";
+import { REPORTS_DIR } from "../publish/exclusion-report.js";
+import { LOCK_FILE } from "../publish/lock.js";
+import { HISTORY_DIR, MANIFEST_FILE } from "../publish/manifest.js";
 import { PRESETS } from "../presets/index.js";
 import { BUILTIN_TEMPLATES, loadLayout } from "../writers/load-layout.js";
 import { WRITERS } from "../writers/registry.js";
@@ -20,6 +23,9 @@ import { formatIssue } from "./issues.js";
 import { readJsonFile } from "./json-file.js";
 import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
 import type { LoadedChannel, LoadedConfig } from "./types.js";
+
+/** What the run itself keeps in the output directory. */
+const RESERVED_OUTPUT_NAMES = new Set([MANIFEST_FILE, HISTORY_DIR, REPORTS_DIR, LOCK_FILE]);
 
 /** Locales the catalogue serves (BE: nl, fr, en, de; FR: fr, en; AU: en). */
 export const KNOWN_LOCALES = ["fr", "nl", "en", "de"] as const;
@@ -166,12 +172,17 @@ export async function loadConfig(
   const channelFiles = (main.data?.channels ?? rawChannels).map((c) => resolve(base, c));
   const channels = (await Promise.all(channelFiles.map((f) => loadChannel(f, env, problems)))).filter((c): c is LoadedChannel => c !== undefined);
 
+  // Every name a channel writes (the feed, its .gz twin) must be its own and not one of the run's.
   const seen = new Map<string, string>();
   for (const channel of channels) {
-    for (const key of [`name ${channel.name}`, `file ${channel.outputFile}`]) {
-      const other = seen.get(key);
-      if (other) problems.add(channel.configFile, key.split(" ")[0]!, `"${key.split(" ")[1]}" is also used by ${other}`);
-      seen.set(key, channel.configFile);
+    const files = [channel.outputFile, ...(channel.gzip ? [`${channel.outputFile}.gz`] : [])];
+    for (const file of files) {
+      if (RESERVED_OUTPUT_NAMES.has(file)) problems.add(channel.configFile, "file", `"${file}" is a name pharmafeed uses itself in the output directory`);
+    }
+    for (const [kind, value] of [["name", channel.name], ...files.map((f) => ["file", f])] as const) {
+      const other = seen.get(`${kind} ${value}`);
+      if (other) problems.add(channel.configFile, kind, `"${value}" is also ${kind === "file" ? "written" : "used"} by ${other}`);
+      seen.set(`${kind} ${value}`, channel.configFile);
     }
   }
   for (const name of options.only ?? []) {

@@ -11,15 +11,13 @@ import { compileChannel, type CompiledChannel } from "../mapping/compile.js";
 import type { MappingContext } from "../mapping/context.js";
 import { mapProduct } from "../mapping/map-product.js";
 import { AtomicOutput } from "../publish/atomic-output.js";
-import { ExclusionReport } from "../publish/exclusion-report.js";
+import { ExclusionReport, REPORTS_DIR } from "../publish/exclusion-report.js";
 import { evaluateGate } from "../publish/gate.js";
 import type { ChannelEntry, LiveFile } from "../publish/manifest.js";
 import { WRITERS } from "../writers/registry.js";
 import type { FeedMeta, FeedWriter } from "../writers/types.js";
 import { isDataQualityReason } from "../mapping/reasons.js";
 import { checkSample, SAMPLE_ROWS } from "./sample-check.js";
-
-export const REPORTS_DIR = "reports";
 
 function bump(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;
@@ -92,8 +90,7 @@ export class ChannelRun {
   /** Stops this channel: its temporary files are removed, the live file stays. */
   fail(error: unknown): void {
     this.failure ??= error instanceof Error ? error : new Error(String(error));
-    void this.out.abort();
-    void this.report.abort();
+    void this.abort();
   }
 
   /** Footer, sample check, gate, then publish (or not); returns the manifest entry. */
@@ -126,16 +123,23 @@ export class ChannelRun {
       return notPublished(`failed: ${this.failure!.message}`);
     }
     if (options.dryRun) {
-      await Promise.all([this.out.abort(), this.report.abort()]);
+      await this.abort();
       return notPublished("dry run", stats.bytes, stats.sha256);
     }
-    await this.report.publish();
     const verdict = evaluateGate({ items: this.items, rejected: this.rejected, liveItems: options.live?.items }, this.channel.gate, options.force);
-    if (!verdict.publish) {
-      await this.out.abort();
-      return notPublished(`gate: ${verdict.reason}`, stats.bytes, stats.sha256);
+    try {
+      // The report describes this run whatever the gate says: it is what the catalogue team fixes.
+      await this.report.publish();
+      if (!verdict.publish) {
+        await this.out.abort();
+        return notPublished(`gate: ${verdict.reason}`, stats.bytes, stats.sha256);
+      }
+      await this.out.publish();
+    } catch (error) {
+      // A full disk or a rename refused at the last step fails this channel alone.
+      this.fail(error);
+      return notPublished(`failed: ${this.failure!.message}`, stats.bytes, stats.sha256);
     }
-    await this.out.publish();
     const live: LiveFile = {
       file: this.channel.outputFile,
       items: this.items,
@@ -147,8 +151,8 @@ export class ChannelRun {
     return { ...base, bytes: stats.bytes, sha256: stats.sha256, published: true, live };
   }
 
-  /** For an interrupted run: nothing of this run is published. */
-  abort(): Promise<void> {
-    return Promise.all([this.out.abort(), this.report.abort()]).then(() => undefined);
+  /** Nothing of this run is published. Best effort: a cleanup error never hides the failure. */
+  async abort(): Promise<void> {
+    await Promise.all([this.out.abort(), this.report.abort()].map((p) => p.catch(() => undefined)));
   }
 }

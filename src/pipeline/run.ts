@@ -20,9 +20,11 @@ import type { LoadedConfig } from "../config/types.js";
 import { PharmafeedError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { createProgress } from "../progress.js";
+import { AtomicOutput } from "../publish/atomic-output.js";
 import { acquireLock } from "../publish/lock.js";
-import { type ChannelEntry, type Manifest, readManifest, writeManifest } from "../publish/manifest.js";
-import { ChannelRun, REPORTS_DIR } from "./channel-run.js";
+import { type ChannelEntry, HISTORY_DIR, type Manifest, readManifest, writeManifest } from "../publish/manifest.js";
+import { ChannelRun } from "./channel-run.js";
+import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import { loadContext, type OffersSummary } from "./load-context.js";
 
 export interface GenerateOptions {
@@ -44,6 +46,9 @@ export interface GenerateResult {
   outputDir: string;
 }
 
+/** Channel names cannot start with "_", so no channel report can take this name. */
+export const OFFERS_REPORT = "_offers.csv";
+
 /** Temporary files of runs that died (kill -9, power cut): hidden names ending in .tmp-<pid>. */
 async function removeDeadTemporaries(dir: string): Promise<void> {
   let names: string[];
@@ -60,8 +65,7 @@ async function removeDeadTemporaries(dir: string): Promise<void> {
 }
 
 async function writeOffersReport(outputDir: string, offers: OffersSummary): Promise<void> {
-  const { AtomicOutput } = await import("../publish/atomic-output.js");
-  const out = new AtomicOutput(join(outputDir, REPORTS_DIR, "offers.csv"));
+  const out = new AtomicOutput(join(outputDir, REPORTS_DIR, OFFERS_REPORT));
   out.write(stringify([["line", "reason", "detail"], ...offers.errors.map((e) => [e.line, e.reason, e.detail])]));
   await out.finish();
   await out.publish();
@@ -71,13 +75,14 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   const { config, logger } = options;
   if (!config.source) throw new PharmafeedError("CONFIG_INVALID", "no catalogue source credentials were resolved");
   const outputDir = options.outputDir ?? config.outputDir;
-  await mkdir(join(outputDir, REPORTS_DIR), { recursive: true });
+  await mkdir(outputDir, { recursive: true });
   const lock = await acquireLock(outputDir);
   if (lock.tookOver) logger.warn("took over the stale lock of a run that died", { file: lock.file });
   const client = createCatalogueClient(config.source);
   const runs: ChannelRun[] = [];
   try {
-    await Promise.all([removeDeadTemporaries(outputDir), removeDeadTemporaries(join(outputDir, REPORTS_DIR))]);
+    await mkdir(join(outputDir, REPORTS_DIR), { recursive: true });
+    await Promise.all([outputDir, join(outputDir, REPORTS_DIR), join(outputDir, HISTORY_DIR)].map(removeDeadTemporaries));
     const started = options.now ?? new Date();
     const previous = await readManifest(outputDir);
     const { context, offers } = await loadContext(client, config, started);

@@ -51,6 +51,8 @@ function preset(name: string, describe: string, layout: string, limits: LimitsNa
 const googleMapping: ChannelMappingInput = {
   // Google accepts identifier_exists=no with brand + mpn when no GTIN exists.
   gtin: { allowIdentifierExistsNo: true },
+  // brand is a required attribute of every Google (and Microsoft) item.
+  brand: { required: true },
   price: { currency: "suffix", decimalSeparator: "." },
 };
 

@@ -157,7 +157,8 @@ export class AtomicOutput {
     this.file.destroy();
     this.gzip?.stream.destroy();
     this.gzip?.file.destroy();
-    await rm(this.tmp, { force: true });
-    if (this.gzip) await rm(this.gzip.tmp, { force: true });
+    const removals = [rm(this.tmp, { force: true }), ...(this.gzip ? [rm(this.gzip.tmp, { force: true })] : [])];
+    const failed = (await Promise.allSettled(removals)).find((r) => r.status === "rejected");
+    if (failed) throw this.writeFailed(failed.reason);
   }
 }

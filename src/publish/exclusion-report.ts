@@ -7,6 +7,9 @@ import { stringify } from "csv-stringify/sync";
 import type { Reason } from "../mapping/reasons.js";
 import { AtomicOutput } from "./atomic-output.js";
 
+/** Folder of the reports, inside the output directory. */
+export const REPORTS_DIR = "reports";
+
 export const REPORT_COLUMNS = ["id", "reason", "detail", "other_reasons"] as const;
 
 export class ExclusionReport {

@@ -6,6 +6,7 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { temporaryPath } from "./atomic-output.js";
 
 export const MANIFEST_FILE = "manifest.json";
 export const HISTORY_DIR = "history";
@@ -78,7 +79,8 @@ export async function readManifest(outputDir: string): Promise<Manifest | undefi
 }
 
 async function writeAtomically(file: string, text: string): Promise<void> {
-  const tmp = `${file}.tmp-${process.pid}`;
+  // Hidden like every temporary, so that the next run removes it if this one dies here.
+  const tmp = temporaryPath(file);
   await writeFile(tmp, text);
   await rename(tmp, file);
 }

@@ -84,7 +84,7 @@ describe("loadConfig", () => {
       "config/my-layout/layout.json": { format: "csv", columns: [{ header: "id", value: "{{nohelper id}}" }] },
     });
     expect(error.message).toMatch(/dup\.json: name: "google-fr" is also used by .*google-fr\.json/);
-    expect(error.message).toMatch(/dup\.json: file: "meta-nl\.csv" is also used by .*meta-nl\.json/);
+    expect(error.message).toMatch(/dup\.json: file: "meta-nl\.csv" is also written by .*meta-nl\.json/);
     expect(error.message).toMatch(/unknown helper "nohelper"/);
   });
 });

@@ -205,10 +205,9 @@ describe("a full run", () => {
     }
   });
 
-  // BUG (src/presets/index.ts, googleMapping): Google requires `brand` on every item, but the
-  // google / google-tsv / microsoft presets do not set brand.required, so products without a
-  // brand name are published without g:brand (seed 7: M582807031 in google-fr). The lead fixes src/.
-  it.fails("gives every Google item a brand", async () => {
+  // Google requires brand on every item: the google, google-tsv and microsoft presets
+  // leave out products without one (MISSING_BRAND).
+  it("gives every Google item a brand", async () => {
     const { config, manifest } = await clean();
     for (const entry of manifest.channels.filter((c) => ["google", "microsoft", "google-tsv"].includes(c.preset))) {
       const rows = parseFeed(await readFile(join(config.outputDir, entry.file), "utf8"), entry.format);
@@ -236,11 +235,10 @@ describe("a full run", () => {
 });
 
 describe("CSV feeds of a full run", () => {
-  // BUG (src/writers/csv.ts): csv-stringify is given record_delimiter "windows" and then
-  // quotes only values holding CRLF, so a description with a bare LF ("- Sans parabènes\n- Testé")
-  // is written unquoted. csv-parse copes, but Excel, Python's csv and most importers read
-  // the LF as the end of the record (test/golden/idealo.csv: 16 items, 38 records for Python).
-  it.fails("quote every value that holds a line break (RFC 4180)", async () => {
+  // With CRLF records csv-stringify quoted only values holding CRLF, so a description with a
+  // bare LF ("- Sans parabènes\n- Testé") was written unquoted: csv-parse copes, but Excel,
+  // Python's csv and most importers read the LF as the end of the record.
+  it("quote every value that holds a line break (RFC 4180)", async () => {
     const { config, manifest } = await clean();
     for (const entry of manifest.channels.filter((c) => c.format === "csv")) {
       const text = await readFile(join(config.outputDir, entry.file), "utf8");
@@ -441,10 +439,9 @@ describe("the run lock", () => {
 });
 
 describe("--log-format json", () => {
-  // BUG (src/cli.ts report): the run's final error is always written as plain text
-  // ("pharmafeed: LOCK_HELD: ..."), even with --log-format json, so a log collector reading
-  // JSON lines fails on the one line that matters most.
-  it.fails("writes the run's final error as a JSON line too", async () => {
+  // With --log-format json the run's final error is a JSON line too: a log collector must
+  // not trip on the one line that matters most.
+  it("writes the run's final error as a JSON line too", async () => {
     const { config } = await clean();
     const out = join(await tempDir(), "out");
     await mkdir(out);
@@ -551,22 +548,37 @@ describe("--dry-run and --channel", () => {
   });
 });
 
-describe("a channel whose custom template fails at run time", () => {
+describe("a channel whose custom template is broken", () => {
   const header = '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:g="http://base.google.com/ns/1.0">\n<channel>\n<title>{{title}}</title>\n';
   const footer = "</channel>\n</rss>\n";
   const layout = { format: "xml", header: "header.xml.hbs", item: "item.xml.hbs", footer: "footer.xml.hbs" };
 
-  it("fails alone: exit 1, its previous state kept, the other channels published", async () => {
+  it("is refused by validate and before any run when the layout is malformed", async () => {
+    const [google] = channelsForEveryPreset().filter((c) => c.preset === "google");
+    const config = await writeConfig({
+      channels: [google!, { ...google!, name: "custom-if", gzip: false, template: "../layouts/custom-if" }],
+      files: {
+        "layouts/custom-if/layout.json": layout,
+        "layouts/custom-if/header.xml.hbs": header,
+        // #if takes exactly one argument (the Handlebars runtime would only throw on the first item).
+        "layouts/custom-if/item.xml.hbs": "<item><g:id>{{id}}</g:id>{{#if title brand}}<g:brand>{{brand}}</g:brand>{{/if}}</item>\n",
+        "layouts/custom-if/footer.xml.hbs": footer,
+      },
+    });
+    const validate = await runCli(["validate", "--config", config.configFile], { env: sandboxEnv(sandbox) });
+    expect(validate.code).toBe(3);
+    expect(validate.stderr).toMatch(/item\.xml\.hbs: #if takes one argument on line 1/);
+    const result = await generate(config);
+    expect(result.code).toBe(3);
+    await expect(readdir(config.outputDir)).rejects.toThrow(/ENOENT/);
+  });
+
+  it("fails alone at run time when its output does not parse: exit 1, the other channels published", async () => {
     const [google, csv] = channelsForEveryPreset().filter((c) => c.preset === "google" || c.preset === "generic-csv");
     const custom = (name: string) => ({ ...google!, name, gzip: false, template: `../layouts/${name}` });
     const config = await writeConfig({
-      channels: [google!, csv!, custom("custom-throws"), custom("custom-bad-xml")],
+      channels: [google!, csv!, custom("custom-bad-xml")],
       files: {
-        "layouts/custom-throws/layout.json": layout,
-        "layouts/custom-throws/header.xml.hbs": header,
-        // Handlebars' #if takes exactly one argument: this throws when the first item is rendered.
-        "layouts/custom-throws/item.xml.hbs": "<item><g:id>{{id}}</g:id>{{#if title brand}}<g:brand>{{brand}}</g:brand>{{/if}}</item>\n",
-        "layouts/custom-throws/footer.xml.hbs": footer,
         "layouts/custom-bad-xml/layout.json": layout,
         "layouts/custom-bad-xml/header.xml.hbs": header,
         // An item element that is never closed: the feed is not well-formed.
@@ -575,7 +587,7 @@ describe("a channel whose custom template fails at run time", () => {
       },
     });
     const validate = await runCli(["validate", "--config", config.configFile], { env: sandboxEnv(sandbox) });
-    expect(validate.code, "these layouts compile: only the run can find the fault").toBe(0);
+    expect(validate.code, "this layout compiles: only the run can find the fault").toBe(0);
 
     const result = await generate(config);
     expect(result.code, result.stderr).toBe(1);
@@ -583,9 +595,8 @@ describe("a channel whose custom template fails at run time", () => {
     const manifest = await readManifestJson(config.outputDir);
     expect(manifest.status).toBe("partial");
     const byName = new Map(manifest.channels.map((c) => [c.name, c]));
-    expect(byName.get("custom-throws")!.published).toMatch(/^failed: .*#if requires exactly one argument/);
     expect(byName.get("custom-bad-xml")!.published).toMatch(/^failed: the feed does not parse back/);
-    for (const name of ["custom-throws", "custom-bad-xml"]) {
+    for (const name of ["custom-bad-xml"]) {
       expect(byName.get(name)!.live).toBeNull();
       expect(result.stderr).toContain(name);
     }

@@ -1,8 +1,7 @@
 /**
  * Names in the output folder that a channel must not be able to take: the
- * manifest, another channel's .gz twin, the offers file's report. These collisions are
- * accepted today (see the BUG notes); either refusing the config or moving the
- * run's own files would make these tests pass.
+ * manifest, another channel's .gz twin, the offers file's report. The config refuses
+ * the first two; the offers report has a name no channel can take.
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -47,22 +46,18 @@ async function run(options: ConfigOptions): Promise<string | undefined> {
 }
 
 describe("output names", () => {
-  // BUG (src/config/schema.ts FILE_NAME / src/config/load.ts): `"file": "manifest.json"` is
-  // accepted; the feed is renamed to manifest.json, then writeManifest replaces it, while the
-  // manifest says the channel was published with the feed's sha256.
-  it.fails("a channel cannot publish its feed as manifest.json", async () => {
+  // A feed named manifest.json would be replaced by the manifest, which would then describe
+  // a file no longer on disk: the config refuses the names the run uses itself.
+  it("a channel cannot publish its feed as manifest.json", async () => {
     const outputDir = await run({ channels: [channel("alpha", { file: "manifest.json" })] });
     if (outputDir === undefined) return; // refused by the config: fine
     const manifest = JSON.parse(await readFile(join(outputDir, "manifest.json"), "utf8")) as { channels: { file: string }[] };
     expect(manifest.channels[0]!.file).not.toBe("manifest.json");
   });
 
-  // BUG (src/config/load.ts, the unique-file check): it compares `file` only, so channel B may
-  // take `a.ndjson.gz`, the gzip twin of channel A's `a.ndjson`. Both then write the SAME
-  // temporary file (.a.ndjson.gz.tmp-<pid>) at once; A publishes it, and B's rename fails with
-  // ENOENT inside ChannelRun.finish, outside the channel isolation: runGenerate rejects with a
-  // raw Error after A's files were already replaced and before the manifest is written.
-  it.fails("a channel cannot take another channel's .gz twin", async () => {
+  // Two channels writing the same name (here B's feed and A's .gz twin) would write the same
+  // temporary file at once: the config refuses every collision, twins included.
+  it("a channel cannot take another channel's .gz twin", async () => {
     const outputDir = await run({
       channels: [channel("alpha", { preset: "generic-ndjson", file: "a.ndjson", gzip: true }), channel("beta", { file: "a.ndjson.gz" })],
     });
@@ -71,10 +66,9 @@ describe("output names", () => {
     expect(gunzipSync(await readFile(join(outputDir, "a.ndjson.gz"))).equals(feed)).toBe(true);
   });
 
-  // BUG (src/pipeline/run.ts writeOffersReport + ChannelRun's report): a channel named
-  // "offers" writes its exclusion report to reports/offers.csv, the offers file's report,
-  // and the refused offers rows are lost.
-  it.fails("a channel named offers does not overwrite the report of refused offers rows", async () => {
+  // A channel named offers must not overwrite the report of refused offers rows
+  // (reports/_offers.csv: channel names cannot start with an underscore).
+  it("a channel named offers does not overwrite the report of refused offers rows", async () => {
     const outputDir = await run({
       channels: [channel("offers")],
       main: { offers: { file: "offers.csv" } },
@@ -87,7 +81,7 @@ describe("output names", () => {
 
   it("writes the offers report when no channel takes its name", async () => {
     const outputDir = await run({ channels: [channel("alpha")], main: { offers: { file: "offers.csv" } }, files: { "offers.csv": "id,price\nM0,abc\n" } });
-    const text = await readFile(join(outputDir!, "reports", "offers.csv"), "utf8");
+    const text = await readFile(join(outputDir!, "reports", "_offers.csv"), "utf8");
     expect(text).toMatch(/^line,reason,detail\r?\n2,OFFER_BAD_PRICE,/);
   });
 });
