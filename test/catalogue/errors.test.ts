@@ -91,6 +91,20 @@ describe("errors", () => {
     }
   });
 
+  it("create calls repeat a 429 but never a 5xx (the record may exist already)", async () => {
+    const w = await world({ faults: { failFirst: 1, tooManyFirst: 2 } });
+    try {
+      const error = await failure(w.client.createOrganization({ profile: { name: "Once" } }));
+      expect(error.code).toBe("SOURCE_HTTP");
+      expect(w.sandbox.stats.requests).toBe(1);
+      const created = (await w.client.createOrganization({ profile: { name: "Twice" } })) as { id: number };
+      expect(created.id).toEqual(expect.any(Number));
+      expect(w.sandbox.stats.requests).toBe(4);
+    } finally {
+      await w.close();
+    }
+  });
+
   it("refuses an invalid query before any request", async () => {
     const w = await world();
     try {
