@@ -82,7 +82,8 @@ export function parseSourceOptions(input: unknown): SourceOptions {
   const lines = parsed.error.issues.map((issue) => {
     const path = issue.path.map(String).join(".");
     const env = ENV[path as keyof typeof ENV];
-    return `${path || "(root)"}${env ? ` (or ${env})` : ""}: ${issue.message}`;
+    const given = issue.path.reduce<unknown>((node, key) => (node as Record<PropertyKey, unknown> | undefined)?.[key], input);
+    return `${path || "(root)"}${env ? ` (or ${env})` : ""}: ${given === undefined ? "required" : issue.message}`;
   });
   throw new PharmafeedError("CONFIG_INVALID", `invalid catalogue source options:\n  ${lines.join("\n  ")}`, {
     context: { path: parsed.error.issues[0]?.path.map(String).join(".") },
