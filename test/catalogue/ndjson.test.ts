@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isBlank, LineSplitter } from "../../src/catalogue/stream/ndjson.js";
+import { isBlank, LineSplitter, splitLines } from "../../src/catalogue/stream/ndjson.js";
 
-function splitAll(chunks: Buffer[], max?: number): (string | null)[] {
-  const splitter = new LineSplitter(max);
-  const out: (string | null)[] = [];
-  for (const chunk of chunks) out.push(...splitter.push(chunk));
-  out.push(...splitter.end());
-  return out;
-}
+const splitAll = (chunks: Buffer[], max?: number) => splitLines(chunks, max);
 
 function chunked(buffer: Buffer, size: number): Buffer[] {
   const out: Buffer[] = [];
@@ -51,9 +45,13 @@ describe("LineSplitter", () => {
   it("does not let a later chunk's reuse of memory change a pending line", () => {
     const splitter = new LineSplitter();
     const chunk = Buffer.from('{"a":', "utf8");
-    expect(splitter.push(chunk)).toEqual([]);
+    splitter.push(chunk);
+    expect(splitter.next()).toBeUndefined();
     chunk.fill(0x78);
-    expect(splitter.push(Buffer.from("1}\n"))).toEqual(['{"a":1}']);
+    splitter.push(Buffer.from("1}\n"));
+    expect(splitter.next()).toBe('{"a":1}');
+    expect(splitter.next()).toBeUndefined();
+    expect(splitter.end()).toBeUndefined();
   });
 
   it("returns null for a line over the limit and recovers on the next", () => {

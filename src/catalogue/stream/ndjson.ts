@@ -4,9 +4,13 @@
  * multi-byte character cut between two chunks is never broken; a line that
  * sits within one chunk is decoded straight from it, without a copy.
  *
+ * Lines are handed out one at a time (`push` a chunk, then `next()` until it
+ * says undefined), so only the line in hand is a string: the rest of the chunk
+ * stays bytes off the JavaScript heap instead of a batch of strings that the
+ * garbage collector would copy around while the records are validated.
  * Lines come back as they are, blank ones included, so that the caller can
- * number them; a line longer than `maxLineBytes` comes back as `null`
- * (its bytes are dropped instead of growing memory without bound).
+ * number them; a line longer than `maxLineBytes` comes back as `null` (its
+ * bytes are dropped instead of growing memory without bound).
  */
 const NEWLINE = 0x0a;
 
@@ -15,33 +19,39 @@ export class LineSplitter {
   #pending: Buffer[] = [];
   #pendingBytes = 0;
   #oversized = false;
+  #chunk: Buffer | undefined;
+  #at = 0;
 
   constructor(maxLineBytes = 64 * 1024 * 1024) {
     this.#maxLineBytes = maxLineBytes;
   }
 
-  /** The lines completed by this chunk, in order. */
-  push(chunk: Buffer): (string | null)[] {
-    const lines: (string | null)[] = [];
-    let start = 0;
-    let end = chunk.indexOf(NEWLINE, start);
-    while (end !== -1) {
-      if (this.#pendingBytes === 0 && !this.#oversized) {
-        lines.push(chunk.toString("utf8", start, end));
-      } else {
-        lines.push(this.#take(chunk.subarray(start, end)));
-      }
-      start = end + 1;
-      end = chunk.indexOf(NEWLINE, start);
+  /** Takes the next chunk; call only once `next()` has returned undefined. */
+  push(chunk: Buffer): void {
+    this.#chunk = chunk;
+    this.#at = 0;
+  }
+
+  /** The next complete line, or undefined when the pushed chunk holds no more (its tail is kept). */
+  next(): string | null | undefined {
+    const chunk = this.#chunk;
+    if (chunk === undefined) return undefined;
+    const start = this.#at;
+    const end = chunk.indexOf(NEWLINE, start);
+    if (end === -1) {
+      if (start < chunk.length) this.#keep(chunk.subarray(start));
+      this.#chunk = undefined;
+      return undefined;
     }
-    if (start < chunk.length) this.#keep(chunk.subarray(start));
-    return lines;
+    this.#at = end + 1;
+    if (this.#pendingBytes === 0 && !this.#oversized) return chunk.toString("utf8", start, end);
+    return this.#take(chunk.subarray(start, end));
   }
 
   /** The last line when the body did not end with a newline. */
-  end(): (string | null)[] {
-    if (this.#pendingBytes === 0 && !this.#oversized) return [];
-    return [this.#take(Buffer.alloc(0))];
+  end(): string | null | undefined {
+    if (this.#pendingBytes === 0 && !this.#oversized) return undefined;
+    return this.#take(Buffer.alloc(0));
   }
 
   #keep(piece: Buffer): void {
@@ -65,6 +75,19 @@ export class LineSplitter {
     this.#oversized = false;
     return line;
   }
+}
+
+/** Every line of a whole body given as chunks (for tests and small bodies). */
+export function splitLines(chunks: Iterable<Buffer>, maxLineBytes?: number): (string | null)[] {
+  const splitter = new LineSplitter(maxLineBytes);
+  const lines: (string | null)[] = [];
+  for (const chunk of chunks) {
+    splitter.push(chunk);
+    for (let line = splitter.next(); line !== undefined; line = splitter.next()) lines.push(line);
+  }
+  const last = splitter.end();
+  if (last !== undefined) lines.push(last);
+  return lines;
 }
 
 /** A line holding only whitespace (or nothing) carries no record. */

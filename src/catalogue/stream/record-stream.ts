@@ -53,28 +53,18 @@ export class RecordStream<T> implements AsyncIterable<T> {
   [Symbol.asyncIterator](): AsyncIterator<T> {
     if (this.#started) throw new Error("a RecordStream can be iterated only once");
     this.#started = true;
-    return this.#records();
+    // One part (the usual case) is iterated directly: one async generator per record, not two.
+    if (this.#plan.bodies.length === 1) return this.#part(this.#plan.bodies[0], 0, undefined);
+    return this.#parts();
   }
 
-  async *#records(): AsyncGenerator<T> {
-    const seen = this.#plan.bodies.length > 1 ? new Set<unknown>() : undefined;
+  async *#parts(): AsyncGenerator<T> {
+    const seen = new Set<unknown>();
     let totalBefore = 0;
     for (const body of this.#plan.bodies) {
-      for await (const record of this.#part(body, totalBefore)) {
-        if (seen) {
-          const id = (record as { id?: unknown }).id;
-          if (seen.has(id)) {
-            this.stats.duplicates++;
-            continue;
-          }
-          seen.add(id);
-        }
-        this.stats.records++;
-        yield record;
-      }
+      yield* this.#part(body, totalBefore, seen);
       totalBefore = this.#total ?? totalBefore;
     }
-    if (this.#total === undefined) this.#setTotal(0);
   }
 
   #setTotal(total: number): void {
@@ -83,8 +73,11 @@ export class RecordStream<T> implements AsyncIterable<T> {
     this.#plan.onEvent({ type: "total", total });
   }
 
-  /** One part: requests (again after a cut) until every index of its result was handled. */
-  async *#part(body: unknown, totalBefore: number): AsyncGenerator<T> {
+  /**
+   * One part: requests (again after a cut) until every index of its result was
+   * handled. `seen`: ids already delivered by earlier parts of a split query.
+   */
+  async *#part(body: unknown, totalBefore: number, seen: Set<unknown> | undefined): AsyncGenerator<T> {
     const { endpoint, schema, policy, onEvent, signal } = this.#plan;
     const onRetry = (retry: RetryEvent) => {
       this.stats.retries++;
@@ -127,8 +120,8 @@ export class RecordStream<T> implements AsyncIterable<T> {
             failure = error;
             break;
           }
-          const lines = chunk === undefined ? splitter.end() : splitter.push(chunk);
-          for (const text of lines) {
+          if (chunk !== undefined) splitter.push(chunk);
+          for (let text = chunk === undefined ? splitter.end() : splitter.next(); text !== undefined; text = chunk === undefined ? undefined : splitter.next()) {
             physical++;
             if (text !== null && isBlank(text)) continue;
             const position = ordinal++;
@@ -147,8 +140,20 @@ export class RecordStream<T> implements AsyncIterable<T> {
               this.#setTotal(totalBefore + partTotal);
             }
             const checked = checkRecord(schema, envelope.result, physical, index);
-            if (checked.ok) yield checked.value;
-            else recordRejection(this.stats, checked.reason, onEvent);
+            if (!checked.ok) {
+              recordRejection(this.stats, checked.reason, onEvent);
+              continue;
+            }
+            if (seen) {
+              const id = (checked.value as { id?: unknown }).id;
+              if (seen.has(id)) {
+                this.stats.duplicates++;
+                continue;
+              }
+              seen.add(id);
+            }
+            this.stats.records++;
+            yield checked.value;
           }
           if (chunk === undefined) break;
         }
