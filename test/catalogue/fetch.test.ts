@@ -77,6 +77,13 @@ describe("pharmafeed fetch", () => {
     expect(ids).toEqual(expectedIds(c, (i) => c.status(i) === "active").reverse().filter((_, k) => k !== 3));
   });
 
+  it("shows count/total progress only when stderr is a terminal", async () => {
+    const stderr = Object.assign(capture(), { isTTY: true });
+    await runFetch({ resource: "products", contact: "x@example.test", filter: '{"status":"active"}' }, { stdout: capture(), stderr, env: env() });
+    expect(stderr.text()).toMatch(/\rproducts: \d+\/\d+/);
+    expect(stderr.text()).toContain("\r\x1b[K");
+  });
+
   it("reads query resources page by page", async () => {
     const { stdout, summary } = await fetchTo({ resource: "brands" });
     const brands = stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number });

@@ -171,6 +171,21 @@ describe("streamProducts", () => {
     }
   });
 
+  it("stops on abort, rejecting with the signal's reason", async () => {
+    const w = await world({ faults: { lineDelayMs: 5 } });
+    try {
+      const controller = new AbortController();
+      let seen = 0;
+      const reading = (async () => {
+        for await (const _ of w.client.streamProducts({ ...ALL, signal: controller.signal })) if (++seen === 3) controller.abort(new Error("enough"));
+      })();
+      await expect(reading).rejects.toThrow("enough");
+      expect(seen).toBeLessThan(200);
+    } finally {
+      await w.close();
+    }
+  });
+
   it("releases the connection when the consumer stops early", async () => {
     const w = await world({ products: 2000 });
     try {

@@ -39,6 +39,8 @@ export class RetryBudget {
 
   /** Waits before the next attempt, or throws the PharmafeedError when it cannot help or the budget is spent. */
   async backoff(error: unknown, signal?: AbortSignal): Promise<void> {
+    // An abort is the caller's decision, not a failure to retry or to reword.
+    signal?.throwIfAborted();
     if (error instanceof PharmafeedError) throw error;
     const failure: Failure = classify(error);
     const repeatable = failure.transient && (!this.safeOnly || failure.kind === "rate" || failure.notSent);
