@@ -121,6 +121,7 @@ export class RecordStream<T> implements AsyncIterable<T> {
             break;
           }
           if (chunk !== undefined) splitter.push(chunk);
+          // Lines of this chunk one by one; at the end of the body, only the unterminated last line if any.
           for (let text = chunk === undefined ? splitter.end() : splitter.next(); text !== undefined; text = chunk === undefined ? undefined : splitter.next()) {
             physical++;
             if (text !== null && isBlank(text)) continue;
