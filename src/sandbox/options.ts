@@ -32,6 +32,18 @@ export const FaultOptions = z
     corruptLine: z.number().int().min(0).optional(),
     /** Write stream bodies in chunks of this many bytes (1 splits multi-byte characters). */
     chunkBytes: z.number().int().min(1).optional(),
+    /** Photo URLs (/media/...) that fail, for tests of the image pipeline. */
+    brokenImages: z
+      .object({
+        /** The 40-character hex names (the file name in the URL) of the images that fail. */
+        hexes: z.array(z.string().regex(/^[0-9a-f]{40}$/)).default([]),
+        /** A deterministic share of every image URL (picked by its hex) fails too. */
+        share: z.number().min(0).max(1).default(0),
+        /** 404; 500 on every attempt (a client spends its retries); or 200 with bytes no decoder reads. */
+        mode: z.enum(["404", "500", "corrupt"]).default("404"),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 export type FaultOptions = z.infer<typeof FaultOptions>;

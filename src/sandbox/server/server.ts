@@ -2,7 +2,8 @@
  * The sandbox HTTP server (node:http, no framework). Order of checks for each
  * request, as a client meets them:
  *
- *   stats -> injected 5xx / 429 storms -> route (404, 405) -> auth (401)
+ *   stats -> photo bytes (/media/..., see images.ts: public, own faults)
+ *   -> injected 5xx / 429 storms -> route (404, 405) -> auth (401)
  *   -> subscription (403) -> rate limit (429) -> User-Agent on media (403)
  *   -> body (413, 415, 400) -> endpoint (422 / 200 / 204 / stream)
  *
@@ -20,6 +21,7 @@ import { authenticate } from "./auth.js";
 import { readJsonBody } from "./body.js";
 import { errorReply, serverErrorReply } from "./errors.js";
 import { FaultState } from "./faults.js";
+import { createImageHandler } from "./images.js";
 import { RateLimiter } from "./rate-limit.js";
 import { writeStream } from "./stream.js";
 import { refusedUserAgent } from "./user-agent.js";
@@ -42,6 +44,7 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
   const options = SandboxOptions.parse(input);
   const stats = { requests: 0, byPath: new Map<string, number>() };
   const faults = new FaultState(options.faults);
+  const images = createImageHandler(options.faults.brokenImages);
   const limiter = new RateLimiter(options.rateLimit, options.rateWindowMs);
   const created: Created = { users: [], organizations: [] };
   const main = { id: options.keyId, secret: options.keySecret };
@@ -62,14 +65,13 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
     const path = target.pathname;
     stats.requests++;
     stats.byPath.set(path, (stats.byPath.get(path) ?? 0) + 1);
+    // Photo URLs live on the image host, not the API: the API's storms and limits do not apply.
+    if (path.startsWith("/media/")) return images(req, res, path);
     const fault = faults.onRequest();
     if (fault && "fail" in fault) return respond(res, serverErrorReply(fault.fail));
     if (fault) return respond(res, errorReply("tooManyRequests", "Too many requests (injected 429 storm)."));
     const route = routes.get(path);
-    if (!route) {
-      const what = path.startsWith("/media/") ? "This image is not served by the sandbox yet." : `No endpoint ${path}; endpoints live under /v4.`;
-      return respond(res, errorReply("notFound", what));
-    }
+    if (!route) return respond(res, errorReply("notFound", `No endpoint ${path}; endpoints live under /v4.`));
     if (req.method !== route.method) {
       return respond(res, errorReply("methodNotAllowed", `${path} takes ${route.method}, got ${req.method ?? "?"}.`, undefined, { allow: route.method }));
     }
