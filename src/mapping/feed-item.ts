@@ -16,6 +16,16 @@ export interface Money {
   amount: string;
 }
 
+/** A photo behind one of the item's image links: what the image pipeline downloads and caches by. */
+export interface ImageSource {
+  /** The URL chosen for the channel (the catalogue's rendition). */
+  url: string;
+  /** The catalogue's media id of the photo. */
+  mediaId: number;
+  /** The photo's meta.updatedAt (Unix seconds), when the catalogue sends it. */
+  updatedAt?: number;
+}
+
 export interface FeedItem {
   /** Catalogue product id (or the channel's id template result). */
   id: string;
@@ -60,4 +70,9 @@ export interface FeedItem {
   fallbacks: Record<string, string>;
   /** Extra values from the channel's field overrides, addressable by templates as `custom.<name>`. */
   custom: Record<string, string>;
+  /**
+   * The photos behind imageLink then additionalImageLinks, in that order. Set by the pipeline only
+   * for channels with `images.process`, and removed before the row is written.
+   */
+  imageSources?: ImageSource[];
 }

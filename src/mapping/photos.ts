@@ -9,6 +9,7 @@
 import type { Photo } from "../catalogue/schemas/media.js";
 import { FRONTAL_FORMATS, PHOTO_FORMATS } from "../catalogue/schemas/media.js";
 import type { Product } from "../catalogue/schemas/product.js";
+import type { ImageSource } from "./feed-item.js";
 import type { ChannelMapping } from "./settings.js";
 import { isHttpUrl } from "./url.js";
 
@@ -115,6 +116,7 @@ interface Candidate {
   rank: number;
   order: number;
   index: number;
+  photo: Photo;
 }
 
 function collect(photos: readonly Photo[] | null | undefined, frontal: boolean, plan: ImagePlan, out: Candidate[]): void {
@@ -126,21 +128,43 @@ function collect(photos: readonly Photo[] | null | undefined, frontal: boolean, 
     if (rank === undefined || !passes(photo, plan)) continue;
     const url = usableUrl(photo, frontal ? plan.frontalKeys : plan.photoKeys, plan);
     if (url === undefined) continue;
-    out.push({ url, rank, order: typeof photo.displayOrder === "number" ? photo.displayOrder : Number.MAX_SAFE_INTEGER, index: out.length });
+    out.push({ url, rank, order: typeof photo.displayOrder === "number" ? photo.displayOrder : Number.MAX_SAFE_INTEGER, index: out.length, photo });
   }
+}
+
+/** Usable photos in preference order (duplicates of a URL included). */
+function ranked(product: Product, plan: ImagePlan): Candidate[] {
+  const candidates: Candidate[] = [];
+  collect(product.photos, false, plan, candidates);
+  if (plan.frontalRank !== undefined) collect(product.frontals, true, plan, candidates);
+  if (candidates.length > 1) candidates.sort((a, b) => a.rank - b.rank || a.order - b.order || a.index - b.index);
+  return candidates;
 }
 
 /** URLs of the main image then the additional ones, without duplicates; empty when none is usable. */
 export function selectImages(product: Product, plan: ImagePlan): string[] {
-  const candidates: Candidate[] = [];
-  collect(product.photos, false, plan, candidates);
-  if (plan.frontalRank !== undefined) collect(product.frontals, true, plan, candidates);
+  const candidates = ranked(product, plan);
   if (candidates.length === 0) return [];
-  candidates.sort((a, b) => a.rank - b.rank || a.order - b.order || a.index - b.index);
   const urls: string[] = [];
   for (const c of candidates) {
     if (urls.length > plan.maxAdditional) break;
     if (!urls.includes(c.url)) urls.push(c.url);
   }
   return urls;
+}
+
+/**
+ * The same choice as selectImages, with the media id and updatedAt of each
+ * photo: what the image pipeline downloads and keys its cache by. A URL shared
+ * by two photos belongs to the first, as in selectImages.
+ */
+export function selectImageSources(product: Product, plan: ImagePlan): ImageSource[] {
+  const sources: ImageSource[] = [];
+  for (const { url, photo } of ranked(product, plan)) {
+    if (sources.length > plan.maxAdditional) break;
+    if (sources.some((s) => s.url === url)) continue;
+    const updatedAt = photo.meta?.updatedAt;
+    sources.push(typeof updatedAt === "number" ? { url, mediaId: photo.id, updatedAt } : { url, mediaId: photo.id });
+  }
+  return sources;
 }

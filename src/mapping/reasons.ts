@@ -30,6 +30,7 @@ export const REASONS = {
   INVALID_PRICE: "A price field has a value that is not a positive amount in the source unit (cents: an integer); detail names it.",
   INVALID_VAT: "A price needs VAT and `vat` is not 21, 0.21 or 2100 style; detail is the value.",
   NO_IMAGE: "No photo passes the channel's locale, target group, type, format and size rules.",
+  IMAGE_FAILED: "The channel processes images (`images.process`, `onError: exclude`) and the main image could not be downloaded or converted; detail says why.",
   MAPPING_ERROR: "The product does not have the wire schema's shape (mapping expects schema-validated products); detail is the message.",
 } as const;
 
@@ -69,6 +70,8 @@ export const WARNINGS = {
   SALE_IGNORED: "The offer's sale price is not below the price; detail is the sale price.",
   DESCRIPTION_TRUNCATED: "The description was cut at the channel's limit.",
   TITLE_TRUNCATED: "The title was cut at the channel's limit.",
+  IMAGE_FALLBACK: "An image could not be downloaded or converted and the catalogue's URL was published instead (`onError: original`).",
+  IMAGE_DROPPED: "An additional image could not be downloaded or converted and was left out (`onError: exclude`).",
 } as const;
 export type WarningCode = keyof typeof WARNINGS;
 

@@ -5,6 +5,7 @@
  * Objects are strict so a typo in a channel file is an error, not a silent default.
  */
 import { z } from "zod";
+import { ImageProcessSettings } from "../images/settings.js";
 import { GTIN_OUTPUTS } from "./gtin.js";
 import { Rule } from "./rules.js";
 
@@ -101,6 +102,11 @@ export const ImageSettings = z
     maxUrlLength: z.number().int().min(1).default(2000),
     /** Leave out products without a usable photo (NO_IMAGE). */
     required: z.boolean().default(true),
+    /**
+     * Download, fit, flatten and convert the chosen photos, store them under output/images/ and
+     * publish `<output.publicBaseUrl>/images/<name>` instead (needs publicBaseUrl). Off when absent.
+     */
+    process: ImageProcessSettings.optional(),
   })
   .strict();
 
