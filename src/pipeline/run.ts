@@ -4,8 +4,10 @@
  *   lock ─> reference data + offers (parallel) ─> products/stream ─┬─> channel 1: map ─> write | report
  *                                                                 ├─> channel 2 ...
  *                                                                 └─> channel n
+ *                          (a channel with images.process: its rows wait for
+ *                           the run's image pipeline, see images/pipeline.ts)
  *   then per channel: footer ─> sample parse ─> gate ─> rename into place
- *   then manifest.json (+ history) ─> unlock
+ *   then manifest.json (+ history) ─> image cache index + pruning ─> unlock
  *
  * Nothing is held per product: memory stays flat whatever the catalogue size.
  * A source failure aborts every channel (the live files stay); a channel failure
@@ -26,6 +28,10 @@ import { type ChannelEntry, HISTORY_DIR, type Manifest, readManifest, writeManif
 import { ChannelRun } from "./channel-run.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import { loadContext, type OffersSummary } from "./load-context.js";
+import { checkImageConfig } from "../images/check.js";
+import type { ImageRunOptionsInput } from "../images/options.js";
+import { ImagePipeline, type ImageStats } from "../images/pipeline.js";
+import { IMAGES_DIR } from "../images/store.js";
 
 export interface GenerateOptions {
   config: LoadedConfig;
@@ -37,13 +43,17 @@ export interface GenerateOptions {
   /** Draw a progress bar (stderr is a terminal). */
   tty?: boolean;
   signal?: AbortSignal;
-  /** The run's clock (officialDeletionAt, sale dates); tests and golden files fix it. */
+  /** The run's clock (officialDeletionAt, sale dates, image cache dates); tests and golden files fix it. */
   now?: Date;
+  /** Image pipeline tuning (concurrency, retries, timeouts); defaults suit the nightly run. */
+  images?: ImageRunOptionsInput;
 }
 
 export interface GenerateResult {
   manifest: Manifest;
   outputDir: string;
+  /** What the image pipeline did, when a channel processes images. */
+  images?: ImageStats;
 }
 
 /** Channel names cannot start with "_", so no channel report can take this name. */
@@ -71,19 +81,47 @@ async function writeOffersReport(outputDir: string, offers: OffersSummary): Prom
   await out.publish();
 }
 
+/**
+ * Stops what is still running, then writes the cache index and prunes. A
+ * failure here costs the next run time (it converts again), never a feed: logged.
+ */
+async function finishImages(images: ImagePipeline, logger: Logger): Promise<void> {
+  await images.close();
+  try {
+    await images.commit();
+  } catch (error) {
+    logger.warn("image cache index not written", { error: (error as Error).message });
+  }
+  const { requested, cacheHits, downloads, conversions, failed, written, retries, pruned } = images.stats;
+  logger.info("images", { requested, cacheHits, downloads, conversions, failed, written, retries, pruned });
+}
+
 export async function runGenerate(options: GenerateOptions): Promise<GenerateResult> {
   const { config, logger } = options;
   if (!config.source) throw new PharmafeedError("CONFIG_INVALID", "no catalogue source credentials were resolved");
+  checkImageConfig(config);
   const outputDir = options.outputDir ?? config.outputDir;
   await mkdir(outputDir, { recursive: true });
   const lock = await acquireLock(outputDir);
   if (lock.tookOver) logger.warn("took over the stale lock of a run that died", { file: lock.file });
   const client = createCatalogueClient(config.source);
   const runs: ChannelRun[] = [];
+  let images: ImagePipeline | undefined;
   try {
     await mkdir(join(outputDir, REPORTS_DIR), { recursive: true });
-    await Promise.all([outputDir, join(outputDir, REPORTS_DIR), join(outputDir, HISTORY_DIR)].map(removeDeadTemporaries));
+    await Promise.all([outputDir, join(outputDir, REPORTS_DIR), join(outputDir, HISTORY_DIR), join(outputDir, IMAGES_DIR)].map(removeDeadTemporaries));
     const started = options.now ?? new Date();
+    if (config.channels.some((c) => c.mapping.images.process)) {
+      images = await ImagePipeline.open({
+        outputDir,
+        publicBaseUrl: config.publicBaseUrl as string,
+        userAgent: client.userAgent,
+        now: started,
+        dryRun: options.dryRun ?? false,
+        ...(options.images ? { options: options.images } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    }
     const previous = await readManifest(outputDir);
     const { context, offers } = await loadContext(client, config, started);
     if (offers) {
@@ -102,7 +140,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
           generatedAt: started.toISOString(),
           locale: channel.mapping.locale,
           country: channel.mapping.country,
-        }),
+        }, images),
       );
     }
 
@@ -163,9 +201,12 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       channels: [...entries, ...kept],
     };
     if (!options.dryRun) await writeManifest(outputDir, manifest);
-    return { manifest, outputDir };
+    if (images) await finishImages(images, logger);
+    return { manifest, outputDir, ...(images ? { images: images.stats } : {}) };
   } catch (error) {
     await Promise.all(runs.map((run) => run.abort()));
+    // Files this run stored stay indexed (and so prunable), whatever else failed.
+    if (images) await finishImages(images, logger);
     throw error;
   } finally {
     await client.close().catch(() => {});
