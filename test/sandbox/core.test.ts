@@ -35,6 +35,12 @@ describe("auth and errors", () => {
     expect(((await get.json()) as { error: { code: string } }).error.code).toBe("request.method_not_allowed");
   });
 
+  it("refuses the status values the spec does not list for the filter (no_selection)", async () => {
+    const { status, body } = await api.json("/v4/products/query", { filter: { status: ["active", "no_selection"] }, sorting: { id: "ASC" }, page: { no: 0, size: 10 } });
+    expect(status).toBe(422);
+    expect((body.error as { violations: { path: string }[] }).violations.map((v) => v.path)).toEqual(["filter.status[1]"]);
+  });
+
   it("lists every violation with its JSON path", async () => {
     const { status, body } = await api.json("/v4/products/query", {
       filter: { and: [{ status: "active" }, { or: [{ status: "bogus" }, { nope: 1 }] }] },

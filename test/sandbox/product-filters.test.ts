@@ -46,7 +46,7 @@ type Case = [name: string, filter: () => unknown, pred: () => (p: P) => boolean]
 
 const cases: Case[] = [
   ["id", () => ({ id: [products[3]?.id, products[10]?.id, "MFFFFFFFFF"] }), () => (p) => p === products[3] || p === products[10]],
-  ["status", () => ({ status: ["replaced", "no_selection"] }), () => (p) => p.status === "replaced" || p.status === "no_selection"],
+  ["status", () => ({ status: ["replaced", "inactive"] }), () => (p) => p.status === "replaced" || p.status === "inactive"],
   ["ecommerce", () => ({ ecommerce: "unknown" }), () => (p) => (p.ecommerce ?? "unknown") === "unknown"],
   ["organization", () => ({ organization: sample((p) => ids(p.organizations)[0]) }), () => (p) => ids(p.organizations).includes(sample((q) => ids(q.organizations)[0]))],
   ["publicCategory (a root: its subtree)", () => ({ publicCategory: 501 }), () => (p) => arr(p.publicCategories).some((c) => publicChains.get(c.id)?.includes(501))],

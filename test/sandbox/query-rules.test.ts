@@ -97,7 +97,7 @@ describe("limits", () => {
   it("caps meta.total at 10,000 and refuses a page past the window, naming the stream endpoint", async () => {
     const big = await open({ products: 10_300, seed: 2 });
     try {
-      const last = await big.json("/v4/products/query", { filter: { status: ["active", "inactive", "replaced", "no_selection"] }, sorting: { id: "ASC" }, page: { no: 39, size: 250 } });
+      const last = await big.json("/v4/products/query", { filter: {}, sorting: { id: "ASC" }, page: { no: 39, size: 250 } });
       expect(last.status).toBe(200);
       expect(last.body.meta).toEqual({ total: 10_000, page: { no: 39, offset: 9750, size: 250 } });
       expect(last.body.results).toHaveLength(250);

@@ -5,7 +5,9 @@
  *   ean matches ean[] entries, eanGtinN the eanGtinN field.
  * - publicCategory and catalogCategories match the category or any ancestor
  *   (a filter on a parent category selects its whole subtree).
- * - status also accepts no_selection; ecommerce: a product without the field is "unknown".
+ * - status takes the spec's values only (active, replaced, inactive): no_selection products are
+ *   reached with no status filter, as with the real service; ecommerce: a product without the
+ *   field is "unknown".
  * - search {query, locale, type: "contains"}: case-insensitive substring of name[locale].
  * - minimumContent true: has a photo AND a description AND a public category; false: lacks one.
  * - hasContent {flag, locale?}: see hasContent.ts.
@@ -123,7 +125,7 @@ export function productFilters(catalogue: Catalogue): FilterTable<ProductRow> {
   const stringOrInt = (v: unknown) => nonEmptyString(v) ?? (Number.isInteger(v) ? String(v) : undefined);
   return {
     id: setFilter(nonEmptyString, "a product id (string)", true, (row, set) => set.has(catalogue.id(row.i)), false),
-    status: setFilter(enumOf(["active", "inactive", "replaced", "no_selection"]), "a status (active, inactive, replaced, no_selection)", false, (row, set) => set.has(catalogue.status(row.i)), false),
+    status: setFilter(enumOf(["active", "inactive", "replaced"]), "a status (active, inactive, replaced)", false, (row, set) => set.has(catalogue.status(row.i)), false),
     ecommerce: setFilter(enumOf(["yes", "no", "unknown"]), "yes, no or unknown", false, (row, set) => set.has((row.product.ecommerce as string | undefined) ?? "unknown")),
     organization: setFilter(intId, "an organization id", true, (row, set) => anyId(row.product.organizations, set)),
     publicCategory: setFilter(intId, "a public category id", true, (row, set) => inTree(row.product.publicCategories, set, publicTree)),
