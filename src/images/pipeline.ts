@@ -16,7 +16,7 @@ import { join } from "node:path";
 import pLimit, { type LimitFunction } from "p-limit";
 import type { ImageSource } from "../mapping/feed-item.js";
 import { cacheKey, ImageIndex } from "./cache.js";
-import { Downloader } from "./download.js";
+import { Downloader, type DownloadResult } from "./download.js";
 import { ImageRunOptions, type ImageRunOptionsInput } from "./options.js";
 import { convertImage } from "./process.js";
 import { settingsId, type ImageProcessSettings } from "./settings.js";
@@ -39,7 +39,7 @@ export interface ImageStats {
   shared: number;
   downloads: number;
   conversions: number;
-  /** Download or conversion failures (each photo once per run). */
+  /** Images that could not be made (download or conversion failed). */
   failed: number;
   /** New files written (an identical result already on disk is not written again). */
   written: number;
@@ -67,6 +67,8 @@ export class ImagePipeline {
   readonly stats: ImageStats = { requested: 0, cacheHits: 0, shared: 0, downloads: 0, conversions: 0, failed: 0, written: 0, retries: 0, pruned: 0 };
   private readonly running = new Map<string, Promise<ImageOutcome>>();
   private readonly failures = new Map<string, ImageOutcome>();
+  private readonly downloading = new Map<string, Promise<DownloadResult>>();
+  private readonly downloadFailures = new Map<string, DownloadResult>();
   private readonly downloadSlot: LimitFunction;
   private readonly convertSlot: LimitFunction;
   private readonly downloader: Downloader;
@@ -123,14 +125,31 @@ export class ImagePipeline {
     return job;
   }
 
+  /**
+   * The bytes at `url`; one download for channels that ask at the same time
+   * (with different settings), and a failure is not tried again this run.
+   */
+  private download(url: string): Promise<DownloadResult> {
+    const failed = this.downloadFailures.get(url);
+    if (failed) return Promise.resolve(failed);
+    let pending = this.downloading.get(url);
+    if (!pending) {
+      pending = this.downloadSlot(async () => {
+        this.stop.signal.throwIfAborted();
+        const result = await this.downloader.download(url);
+        this.stats.retries = this.downloader.pool.used;
+        if (result.ok) this.stats.downloads++;
+        else this.downloadFailures.set(url, result);
+        return result;
+      }).finally(() => this.downloading.delete(url));
+      this.downloading.set(url, pending);
+    }
+    return pending;
+  }
+
   private async make(key: string, source: ImageSource, channel: ChannelImages): Promise<ImageOutcome> {
-    const downloaded = await this.downloadSlot(() => {
-      this.stop.signal.throwIfAborted();
-      return this.downloader.download(source.url);
-    });
-    this.stats.retries = this.downloader.pool.used;
+    const downloaded = await this.download(source.url);
     if (!downloaded.ok) return this.fail(key, downloaded.reason);
-    this.stats.downloads++;
     const converted = await this.convertSlot(() => {
       this.stop.signal.throwIfAborted();
       return convertImage(downloaded.value, channel.settings, this.options.maxPixels);

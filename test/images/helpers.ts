@@ -42,6 +42,22 @@ export async function pixel(image: Buffer, x: number, y: number): Promise<number
   return [data[i]!, data[i + 1]!, data[i + 2]!, data[i + 3]!];
 }
 
+/**
+ * Down the middle column, the pixel a few rows past the first one that is not
+ * the light background (past the edge that resampling blends).
+ */
+export async function firstInk(image: Buffer): Promise<number[]> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const at = (y: number) => {
+    const i = (y * info.width + Math.floor(info.width / 2)) * 3;
+    return [data[i]!, data[i + 1]!, data[i + 2]!];
+  };
+  for (let y = 0; y < info.height; y++) if (at(y).some((v) => v < 200)) return at(Math.min(info.height - 1, y + 4));
+  return [];
+}
+
+export const near = (a: readonly number[], b: readonly number[]) => b.length === a.length && b.every((v, i) => Math.abs((a[i] as number) - v) < 30);
+
 /** A lenient channel (the gate lifted: generated data has many rejections on purpose). */
 export function channel(name: string, extra: Record<string, unknown> = {}, preset = "meta"): ChannelFileJson {
   return { name, preset, locale: "fr", link: { template: "https://shop.example/p/{{id}}" }, gate: { maxRejectedPercent: 100 }, ...extra };

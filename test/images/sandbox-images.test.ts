@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createCatalogue, type SandboxHandle } from "../../src/sandbox/index.js";
 import { CAP_COLOUR, isSideways, parseImagePath } from "../../src/sandbox/images.js";
 import { ImageLru } from "../../src/sandbox/server/images.js";
-import { closeSandboxes, get, pixel, sandboxOf } from "./helpers.js";
+import { closeSandboxes, firstInk, get, near, pixel, sandboxOf } from "./helpers.js";
 
 afterAll(closeSandboxes);
 
@@ -38,20 +38,6 @@ function bareGet(url: string): Promise<number> {
       .on("error", reject)
       .end();
   });
-}
-
-const near = (a: readonly number[], b: readonly number[]) => b.every((v, i) => Math.abs((a[i] as number) - v) < 30);
-
-/** The first pixel down the middle column that is not the light background. */
-async function firstInk(image: Buffer): Promise<number[]> {
-  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  const x = Math.floor(info.width / 2);
-  for (let y = 0; y < info.height; y++) {
-    const i = (y * info.width + x) * 3;
-    const rgb = [data[i]!, data[i + 1]!, data[i + 2]!];
-    if (rgb.some((v) => v < 200)) return rgb;
-  }
-  return [];
 }
 
 describe("sandbox photo bytes", () => {
