@@ -3,8 +3,8 @@
  * code and detail, so that the catalogue team can fix the data. Written as the
  * run goes, through the same atomic output as the feeds.
  */
-import { stringify } from "csv-stringify/sync";
 import type { Reason } from "../mapping/reasons.js";
+import { rowStringifier } from "../writers/csv.js";
 import { AtomicOutput } from "./atomic-output.js";
 
 /** Folder of the reports, inside the output directory. */
@@ -14,16 +14,18 @@ export const REPORT_COLUMNS = ["id", "reason", "detail", "other_reasons"] as con
 
 export class ExclusionReport {
   private readonly out: AtomicOutput;
+  /** One csv-stringify instance per report: a run writes a row per excluded product per channel. */
+  private readonly line = rowStringifier({});
 
   constructor(file: string) {
     this.out = new AtomicOutput(file);
-    this.out.write(stringify([REPORT_COLUMNS as unknown as string[]]));
+    this.out.write(this.line([...REPORT_COLUMNS]));
   }
 
   /** The first reason is the one counted; the others are listed for the reader. */
   add(productId: string, reasons: readonly Reason<string>[]): Promise<void> | undefined {
     const [first, ...others] = reasons;
-    return this.out.write(stringify([[productId, first?.code ?? "", first?.detail ?? "", others.map((r) => r.code).join("|")]]));
+    return this.out.write(this.line([productId, first?.code ?? "", first?.detail ?? "", others.map((r) => r.code).join("|")]));
   }
 
   async publish(): Promise<void> {

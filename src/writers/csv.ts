@@ -14,7 +14,7 @@ import type { FeedWriter } from "./types.js";
 
 type Transform = (record: string[], push: (text: string) => void) => Error | undefined;
 
-function rowStringifier(options: Record<string, unknown>): (cells: string[]) => string {
+export function rowStringifier(options: Record<string, unknown>): (cells: string[]) => string {
   const core = (new Stringifier(options) as unknown as { api?: { __transform?: Transform } }).api;
   const transform = core?.__transform?.bind(core);
   if (!transform) return (cells) => stringify([cells], options);
