@@ -2,14 +2,15 @@
  * POST /v4/media/query and /v4/media/stream. Media items belong to products
  * (see generate/product-media.ts), so a selection walks the products and keeps
  * only matching media ids (and sort keys); results are regenerated from their
- * product when written, with a one-product cache since they come in runs.
+ * product when written (generate/worker-lines.ts: a one-product cache, since
+ * they come in runs), in worker threads for long streams.
  */
 import type { Catalogue, MediaRecord } from "../generate/catalogue.js";
-import { phpJson } from "../generate/json.js";
-import { MEDIA_ID_BASE, MEDIA_SLOTS } from "../generate/product-media.js";
+import { mediaById, recordJson } from "../generate/worker-lines.js";
 import { MEDIA_FILTERS, MEDIA_SORTINGS } from "../query/media-filters.js";
 import { parseQuery, type EndpointRules, type ParsedQuery } from "../query/request.js";
 import type { Selection } from "../query/select.js";
+import { linePool } from "../server/pool.js";
 import { sortIndices, type SortValue } from "../query/sorting.js";
 import { pagedReply } from "./paging.js";
 import type { Handler } from "./types.js";
@@ -33,20 +34,6 @@ function selectMedia(catalogue: Catalogue, query: ParsedQuery<MediaRecord>): Sel
   return { total: ordered.length, at: (k) => ordered[k] as number };
 }
 
-/** Looks up a media item by id, regenerating its product's media (cached for the next lookup). */
-function mediaById(catalogue: Catalogue): (id: number) => MediaRecord | undefined {
-  let cachedIndex = -1;
-  let cached: MediaRecord[] = [];
-  return (id) => {
-    const i = Math.floor((id - MEDIA_ID_BASE) / MEDIA_SLOTS);
-    if (i !== cachedIndex) {
-      cached = catalogue.mediaOf(i);
-      cachedIndex = i;
-    }
-    return cached.find((m) => m.id === id);
-  };
-}
-
 export function mediaEndpoints(catalogue: Catalogue): { query: Handler; stream: Handler } {
   return {
     query: ({ body }) => {
@@ -60,8 +47,14 @@ export function mediaEndpoints(catalogue: Catalogue): { query: Handler; stream: 
       if (!parsed.ok) return parsed.reply;
       const selection = selectMedia(catalogue, parsed.value);
       if (selection.total === 0) return { kind: "empty", status: 204 };
-      const lookup = mediaById(catalogue);
-      return { kind: "stream", total: selection.total, record: (k) => phpJson(lookup(selection.at(k))), ascii: true };
+      const record = recordJson(catalogue, "media");
+      return {
+        kind: "stream",
+        total: selection.total,
+        record: (k) => record(selection.at(k)),
+        ascii: true,
+        parallel: { pool: linePool(catalogue), source: "media", item: (k) => selection.at(k) },
+      };
     },
   };
 }

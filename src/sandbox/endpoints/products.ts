@@ -5,6 +5,7 @@ import { productSortings } from "../query/product-sortings.js";
 import { parseQuery, type EndpointRules } from "../query/request.js";
 import { ProductRow } from "../query/row.js";
 import { select, type Indexed } from "../query/select.js";
+import { linePool } from "../server/pool.js";
 import { pagedReply } from "./paging.js";
 import type { Handler } from "./types.js";
 
@@ -32,7 +33,13 @@ export function productEndpoints(catalogue: Catalogue): { query: Handler; stream
       if (!parsed.ok) return parsed.reply;
       const selection = select(collection(catalogue), parsed.value);
       if (selection.total === 0) return { kind: "empty", status: 204 };
-      return { kind: "stream", total: selection.total, record: (k) => catalogue.productJson(selection.at(k)), ascii: true };
+      return {
+        kind: "stream",
+        total: selection.total,
+        record: (k) => catalogue.productJson(selection.at(k)),
+        ascii: true,
+        parallel: { pool: linePool(catalogue), source: "products", item: (k) => selection.at(k) },
+      };
     },
   };
 }

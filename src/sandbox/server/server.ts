@@ -22,6 +22,7 @@ import { readJsonBody } from "./body.js";
 import { errorReply, serverErrorReply } from "./errors.js";
 import { FaultState } from "./faults.js";
 import { createImageHandler } from "./images.js";
+import { closeLinePool } from "./pool.js";
 import { RateLimiter } from "./rate-limit.js";
 import { writeStream } from "./stream.js";
 import { refusedUserAgent } from "./user-agent.js";
@@ -131,6 +132,6 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
-      }),
+      }).finally(() => closeLinePool(catalogue)),
   };
 }

@@ -1,0 +1,164 @@
+/**
+ * Worker threads that build stream lines in parallel, one small pool per
+ * sandbox, started on the first long stream and ended by closeLinePool (the
+ * sandbox's close). Generation, not writing, is what limits a stream's speed,
+ * and products are pure functions of (seed, index), so any thread can build
+ * any batch: workers get batches of result positions and write their lines
+ * into slots of a buffer shared with the writer (stream.ts), which sends
+ * them in order.
+ *
+ * A pool that cannot start (no worker file, no TypeScript loader) or whose
+ * worker dies turns itself off for good: its pending batches reject, and the
+ * writer builds them in-thread, so a stream never fails for that.
+ */
+import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { Catalogue } from "../generate/catalogue.js";
+import type { BatchAnswer, BatchRequest, Slot } from "../generate/worker.js";
+import type { LineSource } from "../generate/worker-lines.js";
+
+/** Where the worker lives: next to this module's build (dist .js, or src .ts under tsx/vitest). */
+function defaultWorkerUrl(): URL {
+  return new URL(`../generate/worker${import.meta.url.endsWith(".ts") ? ".ts" : ".js"}`, import.meta.url);
+}
+
+/** Tunables, read when a stream starts (tests lower minRecords to use the pool on small catalogues, or point workerUrl elsewhere). */
+export const poolSettings = {
+  /** Streams with fewer records are written in-thread: starting workers would cost more than it saves. */
+  minRecords: 2_000,
+  /** Worker threads per sandbox. */
+  size: Math.max(1, Math.min(availableParallelism(), 4)),
+  /** Bytes of one batch's slot; the rare batch that does not fit comes back in a buffer of its own. */
+  slotBytes: 512 * 1024,
+  workerUrl: defaultWorkerUrl(),
+};
+
+/** Batches built by workers, all pools together (tests tell them from in-thread fallbacks by this). */
+export const poolCounters = { built: 0 };
+
+interface Pending {
+  slot: Slot;
+  resolve(bytes: Buffer): void;
+  reject(error: Error): void;
+}
+
+interface Member {
+  worker: Worker;
+  pending: Map<number, Pending>;
+}
+
+/**
+ * How to start the worker. A .js worker (dist) starts as is. A .ts worker
+ * (src, under tsx or vitest) needs a TypeScript loader in its own thread:
+ * on Node 20 neither --import in execArgv nor the main thread's hooks reach a
+ * worker, so a small bootstrap registers tsx's ESM hooks, then imports it.
+ */
+function workerEntry(url: URL): { entry: string | URL; eval: boolean } {
+  if (!url.pathname.endsWith(".ts")) return { entry: url, eval: false };
+  // tsx's package exports point "." at dist/loader.mjs; its ESM API sits beside it.
+  const tsxApi = new URL("./esm/api/index.mjs", pathToFileURL(createRequire(import.meta.url).resolve("tsx"))).href;
+  const code = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`;
+  return { entry: code, eval: true };
+}
+
+export class LinePool {
+  private members: Member[] | undefined;
+  private off = false;
+  private nextId = 0;
+
+  constructor(private readonly catalogue: Catalogue) {}
+
+  /** False once the pool failed or was closed: callers build lines in-thread. */
+  get usable(): boolean {
+    return !this.off;
+  }
+
+  get size(): number {
+    return poolSettings.size;
+  }
+
+  /**
+   * The lines of positions from .. from+items.length-1 of a stream of `total`
+   * records, written into `slot` (a view of it is returned) or, when they do
+   * not fit, into a buffer of their own.
+   */
+  lines(source: LineSource, total: number, from: number, items: Int32Array, slot: Slot): Promise<Buffer> {
+    if (!this.off && !this.members) {
+      try {
+        this.members = this.start();
+      } catch (error) {
+        this.off = true;
+        return Promise.reject(error as Error);
+      }
+    }
+    const members = this.members;
+    if (this.off || !members?.length) return Promise.reject(new Error("line pool is off"));
+    let member = members[0] as Member;
+    for (const m of members) if (m.pending.size < member.pending.size) member = m;
+    const id = this.nextId++;
+    return new Promise<Buffer>((resolve, reject) => {
+      member.pending.set(id, { slot, resolve, reject });
+      member.worker.postMessage({ id, source, total, from, items, slot } satisfies BatchRequest, [items.buffer as ArrayBuffer]);
+    });
+  }
+
+  private start(): Member[] {
+    const { seed, total, assetBaseUrl } = this.catalogue;
+    const { entry, eval: isCode } = workerEntry(poolSettings.workerUrl);
+    const members: Member[] = [];
+    for (let n = 0; n < poolSettings.size; n++) {
+      const worker = new Worker(entry, { eval: isCode, workerData: { seed, products: total, assetBaseUrl } });
+      // A forgotten sandbox must not keep the process alive; open sockets do while streams run.
+      worker.unref();
+      const member: Member = { worker, pending: new Map() };
+      worker.on("message", (answer: BatchAnswer) => {
+        const job = member.pending.get(answer.id);
+        if (!job) return;
+        member.pending.delete(answer.id);
+        if ("error" in answer) return job.reject(new Error(answer.error));
+        poolCounters.built++;
+        job.resolve("length" in answer ? Buffer.from(job.slot.buffer, job.slot.offset, answer.length) : Buffer.from(answer.bytes));
+      });
+      worker.on("error", (error) => this.fail(members, error));
+      worker.on("exit", (code) => this.fail(members, new Error(`line worker exited with code ${code}`)));
+      members.push(member);
+    }
+    return members;
+  }
+
+  /** Turns the pool off for good and hands every pending batch back to the writer. */
+  private fail(members: Member[], error: Error): void {
+    this.off = true;
+    for (const member of members) {
+      for (const job of member.pending.values()) job.reject(error);
+      member.pending.clear();
+    }
+    void this.close();
+  }
+
+  async close(): Promise<void> {
+    this.off = true;
+    const members = this.members ?? [];
+    this.members = [];
+    await Promise.all(members.map((m) => m.worker.terminate()));
+  }
+}
+
+const pools = new WeakMap<Catalogue, LinePool>();
+
+/** The pool of a sandbox's catalogue, created on first use (workers start on the first batch). */
+export function linePool(catalogue: Catalogue): LinePool {
+  let pool = pools.get(catalogue);
+  if (!pool) {
+    pool = new LinePool(catalogue);
+    pools.set(catalogue, pool);
+  }
+  return pool;
+}
+
+/** Ends the workers of a sandbox's catalogue (called when the sandbox closes). */
+export async function closeLinePool(catalogue: Catalogue): Promise<void> {
+  await pools.get(catalogue)?.close();
+}

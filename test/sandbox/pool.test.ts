@@ -1,0 +1,118 @@
+/**
+ * Streams built by the worker pool (server/pool.ts) carry the very bytes of the
+ * in-thread path, for every kind of selection; a pool that cannot start, or
+ * whose worker dies mid-stream, falls back to in-thread building without the
+ * client noticing; faults keep the per-line path.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { poolCounters, poolSettings } from "../../src/sandbox/server/pool.js";
+import { ALL, open, type Api } from "./helpers.js";
+
+const defaults = { ...poolSettings };
+let api: Api;
+
+beforeAll(async () => {
+  api = await open({ products: 400, seed: 9 });
+});
+afterAll(() => api.sandbox.close());
+afterEach(() => Object.assign(poolSettings, defaults));
+
+async function streamBytes(target: Api, path: string, body: unknown): Promise<{ status: number; bytes: Buffer }> {
+  const res = await target.post(path, body);
+  return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** The same request written by the pool, then in-thread. */
+async function bothWays(target: Api, path: string, body: unknown): Promise<{ pooled: Buffer; inThread: Buffer; built: number }> {
+  poolSettings.minRecords = 1;
+  const before = poolCounters.built;
+  const pooled = await streamBytes(target, path, body);
+  const built = poolCounters.built - before;
+  poolSettings.minRecords = Number.POSITIVE_INFINITY;
+  const inThread = await streamBytes(target, path, body);
+  expect(pooled.status).toBe(200);
+  expect(inThread.status).toBe(200);
+  return { pooled: pooled.bytes, inThread: inThread.bytes, built };
+}
+
+const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+
+describe("pooled streams", () => {
+  const productCases: [string, unknown][] = [
+    ["every product, id ASC (plain range)", ALL],
+    ["every product, id DESC", { filter: {}, sorting: { id: "DESC" } }],
+    ["a status filter, sorted by name", { filter: { status: ["active", "replaced"] }, sorting: { name: { direction: "ASC", locale: "fr" } } }],
+    ["a combinator, sorted by touchedAt DESC", { filter: { or: [{ status: "inactive" }, { not: { status: "active" } }] }, sorting: { touchedAt: "DESC" } }],
+  ];
+  for (const [name, body] of productCases) {
+    it(`products/stream, ${name}: same bytes as in-thread, built by workers`, async () => {
+      const { pooled, inThread, built } = await bothWays(api, "/v4/products/stream", body);
+      expect(built).toBeGreaterThan(0);
+      expect(pooled.length).toBeGreaterThan(10_000);
+      expect(sha(pooled)).toBe(sha(inThread));
+    });
+  }
+
+  it("media/stream: same bytes as in-thread, built by workers", async () => {
+    const { pooled, inThread, built } = await bothWays(api, "/v4/media/stream", { filter: { type: "photo" }, sorting: { id: "DESC" } });
+    expect(built).toBeGreaterThan(0);
+    expect(sha(pooled)).toBe(sha(inThread));
+    const lines = pooled.toString("latin1").trimEnd().split("\n");
+    expect(lines.map((l) => (JSON.parse(l) as { meta: { index: number } }).meta.index)).toEqual(lines.map((_, k) => k));
+  });
+
+  it("batches too big for their slot still arrive whole", async () => {
+    poolSettings.slotBytes = 4096;
+    const { pooled, inThread, built } = await bothWays(api, "/v4/products/stream", { filter: { status: "active" }, sorting: { createdAt: "ASC" } });
+    expect(built).toBeGreaterThan(0);
+    expect(sha(pooled)).toBe(sha(inThread));
+  });
+
+  it("faults keep the per-line path (no worker batches)", async () => {
+    const faulty = await open({ products: 60, seed: 9, faults: { corruptLine: 3 } });
+    try {
+      poolSettings.minRecords = 1;
+      const before = poolCounters.built;
+      const { status, bytes } = await streamBytes(faulty, "/v4/products/stream", ALL);
+      expect(status).toBe(200);
+      expect(poolCounters.built).toBe(before);
+      const lines = bytes.toString("latin1").trimEnd().split("\n");
+      expect(lines).toHaveLength(60);
+      expect(() => JSON.parse(lines[3] as string)).toThrow();
+    } finally {
+      await faulty.sandbox.close();
+    }
+  });
+});
+
+describe("fallback to in-thread building", () => {
+  it("a pool whose worker cannot start: the stream completes with the same bytes", async () => {
+    const other = await open({ products: 120, seed: 5 });
+    try {
+      poolSettings.workerUrl = new URL("./no-such-worker.js", import.meta.url);
+      const { pooled, inThread, built } = await bothWays(other, "/v4/products/stream", ALL);
+      expect(built).toBe(0);
+      expect(sha(pooled)).toBe(sha(inThread));
+    } finally {
+      await other.sandbox.close();
+    }
+  });
+
+  it("a worker that fails a batch, then dies: the stream completes with the same bytes", async () => {
+    const other = await open({ products: 150, seed: 6 });
+    try {
+      poolSettings.workerUrl = new URL("./fixtures/dying-worker.mjs", import.meta.url);
+      poolSettings.size = 1;
+      const { pooled, inThread, built } = await bothWays(other, "/v4/products/stream", ALL);
+      expect(built).toBe(0);
+      expect(sha(pooled)).toBe(sha(inThread));
+      // The pool is off for good: the next stream is built in-thread, still whole.
+      poolSettings.minRecords = 1;
+      const again = await streamBytes(other, "/v4/products/stream", ALL);
+      expect(sha(again.bytes)).toBe(sha(inThread));
+    } finally {
+      await other.sandbox.close();
+    }
+  });
+});
