@@ -16,6 +16,8 @@ import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import { LOCK_FILE } from "../publish/lock.js";
 import { HISTORY_DIR, MANIFEST_FILE } from "../publish/manifest.js";
 import { PRESETS } from "../presets/index.js";
+import { IMAGES_DIR } from "../images/store.js";
+import { imageConfigProblems } from "../images/check.js";
 import { BUILTIN_TEMPLATES, loadLayout } from "../writers/load-layout.js";
 import { WRITERS } from "../writers/registry.js";
 import { substituteEnv } from "./env.js";
@@ -25,7 +27,7 @@ import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
 import type { LoadedChannel, LoadedConfig } from "./types.js";
 
 /** What the run itself keeps in the output directory. */
-const RESERVED_OUTPUT_NAMES = new Set([MANIFEST_FILE, HISTORY_DIR, REPORTS_DIR, LOCK_FILE]);
+const RESERVED_OUTPUT_NAMES = new Set([MANIFEST_FILE, HISTORY_DIR, REPORTS_DIR, LOCK_FILE, IMAGES_DIR]);
 
 /** Locales the catalogue serves (BE: nl, fr, en, de; FR: fr, en; AU: en). */
 export const KNOWN_LOCALES = ["fr", "nl", "en", "de"] as const;
@@ -215,6 +217,9 @@ export async function loadConfig(
       for (const line of error.message.split("\n").slice(1)) problems.lines.push(`${file}: source.${line.trim()}`);
     }
   }
+
+  const publicBaseUrl = config.output.publicBaseUrl;
+  problems.lines.push(...imageConfigProblems({ channels, publicBaseUrl }));
 
   if (problems.lines.length > 0) throw refused(file, problems);
 

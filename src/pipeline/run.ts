@@ -198,6 +198,8 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         resumes: stats.resumes,
       },
       ...(offers ? { offers: { file: offers.file, accepted: offers.accepted, refused: offers.errors.length } } : {}),
+      // Every row has drained by now, so the counts are final (only pruning comes after).
+      ...(images ? { images: { ...images.stats } } : {}),
       channels: [...entries, ...kept],
     };
     if (!options.dryRun) await writeManifest(outputDir, manifest);

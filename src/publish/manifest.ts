@@ -62,7 +62,9 @@ export const Manifest = z.object({
     retries: z.number().int().min(0),
     resumes: z.number().int().min(0),
   }),
-  /** The offers file of the run; refused rows are listed in reports/offers.csv. */
+  /** What the image pipeline did (requested, cacheHits, downloads, conversions, failed, ...), when a channel processes images. */
+  images: Counts.optional(),
+  /** The offers file of the run; refused rows are listed in reports/_offers.csv. */
   offers: z.object({ file: z.string(), accepted: z.number().int().min(0), refused: z.number().int().min(0) }).optional(),
   channels: z.array(ChannelEntry),
 });

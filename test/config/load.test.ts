@@ -75,6 +75,17 @@ describe("loadConfig", () => {
     expect(withSecret.message).not.toContain(TEST_ENV.TEST_KEY_SECRET);
   });
 
+  it("refuses an image-processing channel without output.publicBaseUrl, and a channel writing 'images'", async () => {
+    const error = await refusal({
+      ...VALID_TREE,
+      "config/pharmafeed.json": { ...VALID_MAIN, channels: [...VALID_MAIN.channels, "channels/img.json", "channels/named.json"] },
+      "config/channels/img.json": { name: "img", preset: "meta", images: { process: { size: 800, format: "jpeg" } } },
+      "config/channels/named.json": { name: "named", preset: "generic-csv", file: "images" },
+    });
+    expect(error.message).toMatch(/img\.json: images\.process: needs output\.publicBaseUrl/);
+    expect(error.message).toMatch(/named\.json: file: "images" is a name pharmafeed uses itself/);
+  });
+
   it("refuses duplicate channel names and output files, and broken custom templates", async () => {
     const error = await refusal({
       ...VALID_TREE,

@@ -49,6 +49,9 @@ describe("generate with images.process", () => {
     expect(processed!.excluded).toEqual(plain!.excluded);
     expect(result.images).toMatchObject({ failed: 0 });
     expect(result.images!.conversions).toBeGreaterThan(20);
+    // The run report carries the same counts, on disk.
+    const manifest = JSON.parse(await readFile(join(tree.outputDir, "manifest.json"), "utf8")) as { images?: Record<string, number> };
+    expect(manifest.images).toEqual({ ...result.images });
 
     const rows = await feed(tree.outputDir, processed!.file, "xml", "google");
     const originals = await feed(tree.outputDir, plain!.file, "xml", "google");
@@ -144,8 +147,10 @@ describe("generate with images.process", () => {
 
   it("refuses a channel that processes images when output.publicBaseUrl is missing (CONFIG_INVALID)", async () => {
     const sandbox = await sandboxOf({ products: 1 });
-    const { run } = await setup(sandbox, { channels: [channel("meta-images", processing())], publicBaseUrl: null });
-    const error = await run().catch((e: unknown) => e);
+    // Refused when the config loads (validate too), before any run.
+    const error = await setup(sandbox, { channels: [channel("meta-images", processing())], publicBaseUrl: null })
+      .then(({ run }) => run())
+      .catch((e: unknown) => e);
     expect(isPharmafeedError(error, "CONFIG_INVALID")).toBe(true);
     expect((error as Error).message).toContain("publicBaseUrl");
     expect(mediaRequests(sandbox)).toBe(0);
