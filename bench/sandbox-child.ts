@@ -3,11 +3,15 @@
  * (a plain node:http server writing the same stream bytes from memory), then
  * answers "rss" messages with its peak RSS so the parent can report it.
  *
- *   node --import tsx bench/sandbox-child.ts sandbox|baseline <products> <seed>
+ *   node --import tsx bench/sandbox-child.ts sandbox|in-thread|baseline <products> <seed>
+ *
+ * in-thread: the sandbox with its worker pool off (every stream built on the
+ * main thread), to show what the pool buys.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createCatalogue, startSandbox } from "../src/sandbox/index.js";
+import { poolSettings } from "../src/sandbox/server/pool.js";
 
 const [mode, productsArg, seedArg] = process.argv.slice(2);
 const products = Number(productsArg);
@@ -45,6 +49,7 @@ async function baseline(): Promise<string> {
 }
 
 async function main(): Promise<void> {
+  if (mode === "in-thread") poolSettings.minRecords = Number.POSITIVE_INFINITY;
   const url =
     mode === "baseline"
       ? await baseline()

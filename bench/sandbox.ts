@@ -1,15 +1,19 @@
 /**
  * Sandbox streaming benchmark: products/stream of N products read by an undici
  * client (bytes counted, not parsed), beside a baseline in the same run: a plain
- * node:http server writing the same bytes from memory. Both servers run in
- * child processes; the sandbox's peak RSS comes back over IPC.
+ * node:http server writing the same bytes from memory. Servers run in child
+ * processes (peak RSS, workers included, comes back over IPC). At 100,000
+ * products the sandbox also runs with its worker pool off ("in-thread"), to
+ * show what the pool buys.
  *
  *   npx tsx bench/sandbox.ts [--runs 5]
  *
  * Goal: the sandbox streams at >= 50% of the baseline's MB/s, and its peak RSS
- * does not grow with N (10,000 vs 100,000 products).
+ * does not grow with N (10,000 vs 100,000 products). The machine's load
+ * average is printed: every server shares the cores with the client.
  */
 import { fork, type ChildProcess } from "node:child_process";
+import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
 import { DEMO_KEY } from "../src/sandbox/index.js";
@@ -25,7 +29,9 @@ interface Server {
   url: string;
 }
 
-function start(mode: "sandbox" | "baseline", products: number): Promise<Server> {
+type Mode = "baseline" | "sandbox" | "in-thread";
+
+function start(mode: Mode, products: number): Promise<Server> {
   const proc = fork(child, [mode, String(products), String(SEED)], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
   return new Promise((resolve, reject) => {
     proc.once("message", (m) => resolve({ proc, url: (m as { url: string }).url }));
@@ -74,15 +80,16 @@ interface Row {
   mb: number;
 }
 
-/** Runs baseline and sandbox alternately (both children up), so load from elsewhere hits both alike. */
-async function measure(products: number, runs: number): Promise<Row[]> {
-  const servers = { baseline: await start("baseline", products), sandbox: await start("sandbox", products) };
-  const results: Record<string, { seconds: number; bytes: number; lines: number }[]> = { baseline: [], sandbox: [] };
+/** Runs the servers alternately (all children up), so load from elsewhere hits them alike. */
+async function measure(products: number, runs: number, modes: Mode[]): Promise<Row[]> {
+  const servers = {} as Record<Mode, Server>;
+  for (const mode of modes) servers[mode] = await start(mode, products);
+  const results: Record<string, { seconds: number; bytes: number; lines: number }[]> = {};
   for (let r = 0; r < runs; r++) {
-    for (const mode of ["baseline", "sandbox"] as const) results[mode]?.push(await streamOnce(servers[mode].url));
+    for (const mode of modes) (results[mode] ??= []).push(await streamOnce(servers[mode].url));
   }
   const rows: Row[] = [];
-  for (const mode of ["baseline", "sandbox"] as const) {
+  for (const mode of modes) {
     const list = results[mode] ?? [];
     const lines = list[0]?.lines ?? 0;
     if (lines !== products) throw new Error(`${mode}: expected ${products} lines, got ${lines}`);
@@ -99,14 +106,16 @@ async function measure(products: number, runs: number): Promise<Row[]> {
   return rows;
 }
 
-const rows: Row[] = [];
-for (const products of [100_000, 10_000]) rows.push(...(await measure(products, products === 100_000 ? RUNS : 3)));
-console.log(`products/stream, undici client, medians of ${RUNS} interleaved runs (3 at 10,000 products)`);
-console.log("server    products   MB sent   products/s       MB/s   peak RSS MB");
+const load = () => loadavg().map((x) => x.toFixed(2)).join(" ");
+const loadBefore = load();
+const rows: Row[] = [...(await measure(100_000, RUNS, ["baseline", "sandbox", "in-thread"])), ...(await measure(10_000, 3, ["baseline", "sandbox"]))];
+console.log(`products/stream, undici client, medians of ${RUNS} interleaved runs (3 at 10,000 products); ${availableParallelism()} cores, load average ${loadBefore} before, ${load()} after`);
+console.log("server     products   MB sent   products/s       MB/s   peak RSS MB");
 for (const r of rows) {
-  console.log(`${r.mode.padEnd(9)} ${String(r.products).padStart(8)} ${r.mb.toFixed(0).padStart(9)} ${r.pps.toFixed(0).padStart(12)} ${r.mbps.toFixed(0).padStart(10)} ${r.rss.toFixed(0).padStart(13)}`);
+  console.log(`${r.mode.padEnd(10)} ${String(r.products).padStart(8)} ${r.mb.toFixed(0).padStart(9)} ${r.pps.toFixed(0).padStart(12)} ${r.mbps.toFixed(0).padStart(10)} ${r.rss.toFixed(0).padStart(13)}`);
 }
-const [base100, sand100, , sand10] = rows;
+const find = (mode: Mode, products: number) => rows.find((r) => r.mode === mode && r.products === products);
+const [base100, sand100, sand10] = [find("baseline", 100_000), find("sandbox", 100_000), find("sandbox", 10_000)];
 if (base100 && sand100 && sand10) {
   console.log(`sandbox / baseline MB/s at 100,000 products: ${((sand100.mbps / base100.mbps) * 100).toFixed(0)}% (goal >= 50%)`);
   console.log(`sandbox peak RSS 10,000 -> 100,000 products: ${sand10.rss.toFixed(0)} MB -> ${sand100.rss.toFixed(0)} MB`);

@@ -35,6 +35,18 @@ export const poolSettings = {
   workerUrl: defaultWorkerUrl(),
 };
 
+/**
+ * Lines are garbage as soon as they are written, so small heaps cost no speed
+ * and keep a worker's memory at its plateau from the first thousand products
+ * on (default heaps grow for a long while). A worker holds the catalogue's
+ * reference data only, a few MB; one that still ran out would end the pool
+ * (in-thread fallback).
+ */
+const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 };
+
+/** Stream buffers kept for reuse per pool (more concurrent streams allocate their own). */
+const MAX_SPARE = 2;
+
 /** Batches built by workers, all pools together (tests tell them from in-thread fallbacks by this). */
 export const poolCounters = { built: 0 };
 
@@ -67,6 +79,8 @@ export class LinePool {
   private members: Member[] | undefined;
   private off = false;
   private nextId = 0;
+  /** Stream buffers given back, for the next streams (a stream's own would wait for GC). */
+  private spare: SharedArrayBuffer[] = [];
 
   constructor(private readonly catalogue: Catalogue) {}
 
@@ -77,6 +91,17 @@ export class LinePool {
 
   get size(): number {
     return poolSettings.size;
+  }
+
+  /** A shared buffer of `bytes` for a stream's slots. */
+  borrow(bytes: number): SharedArrayBuffer {
+    const k = this.spare.findIndex((b) => b.byteLength === bytes);
+    return k >= 0 ? (this.spare.splice(k, 1)[0] as SharedArrayBuffer) : new SharedArrayBuffer(bytes);
+  }
+
+  /** Gives back a stream's buffer once no worker and no socket write uses any of it. */
+  giveBack(buffer: SharedArrayBuffer): void {
+    if (this.spare.length < MAX_SPARE) this.spare.push(buffer);
   }
 
   /**
@@ -109,7 +134,7 @@ export class LinePool {
     const { entry, eval: isCode } = workerEntry(poolSettings.workerUrl);
     const members: Member[] = [];
     for (let n = 0; n < poolSettings.size; n++) {
-      const worker = new Worker(entry, { eval: isCode, workerData: { seed, products: total, assetBaseUrl } });
+      const worker = new Worker(entry, { eval: isCode, workerData: { seed, products: total, assetBaseUrl }, resourceLimits: WORKER_HEAP });
       // A forgotten sandbox must not keep the process alive; open sockets do while streams run.
       worker.unref();
       const member: Member = { worker, pending: new Map() };
@@ -140,6 +165,7 @@ export class LinePool {
 
   async close(): Promise<void> {
     this.off = true;
+    this.spare = [];
     const members = this.members ?? [];
     this.members = [];
     await Promise.all(members.map((m) => m.worker.terminate()));

@@ -21,12 +21,12 @@ import { poolSettings, type LinePool } from "./pool.js";
 export const STREAM_CONTENT_TYPE = "application/x-json-stream";
 const BATCH_BYTES = 64 * 1024;
 /** Records per pooled batch: ~150 KB of products, ~100 KB of media items. */
-const POOL_BATCH: Record<LineSource, number> = { products: 16, media: 128 };
+const POOL_BATCH: Record<LineSource, number> = { products: 32, media: 256 };
 /**
  * Slots per worker: one being built, one waiting to be built, one going out
  * through the socket, so no worker idles while a batch is written.
  */
-const SLOTS_PER_WORKER = 3;
+const SLOTS_PER_WORKER = 8;
 
 export interface StreamReply {
   kind: "stream";
@@ -91,13 +91,21 @@ async function writePooled(res: ServerResponse, reply: StreamReply, parallel: No
   const size = POOL_BATCH[source];
   const slots = pool.size * SLOTS_PER_WORKER;
   const slotBytes = poolSettings.slotBytes;
-  const shared = new SharedArrayBuffer(slots * slotBytes);
+  const shared = pool.borrow(slots * slotBytes);
   const slotOf = (slot: number) => ({ buffer: shared, offset: slot * slotBytes, size: slotBytes });
   const free = Array.from({ length: slots }, (_, k) => slots - 1 - k);
   let freed: (() => void) | undefined;
+  // The buffer goes back to the pool when the stream is over and every slot came back; never
+  // after a failed batch, whose worker might still be writing to its slot.
+  let over = false;
+  let failed = false;
+  const giveBack = () => {
+    if (over && !failed && free.length === slots) pool.giveBack(shared);
+  };
   const release = (slot: number) => {
     free.push(slot);
     freed?.();
+    giveBack();
   };
   const queue: Batch[] = [];
   let next = 0;
@@ -130,15 +138,20 @@ async function writePooled(res: ServerResponse, reply: StreamReply, parallel: No
         freed = undefined;
         continue;
       }
-      // A batch the pool failed goes to a buffer of its own: a dying worker may still write to its slot.
-      const bytes = batch.bytes
-        ? ((await batch.bytes) ?? linesInThread(reply, batch.from, batch.count, Buffer.allocUnsafe(slotBytes)))
-        : linesInThread(reply, batch.from, batch.count, Buffer.from(shared, batch.slot * slotBytes, slotBytes));
+      let bytes = batch.bytes && (await batch.bytes);
+      if (!bytes && batch.bytes) {
+        // A batch the pool failed goes to a buffer of its own: a dying worker may still write to its slot.
+        failed = true;
+        bytes = linesInThread(reply, batch.from, batch.count, Buffer.allocUnsafe(slotBytes));
+      }
+      bytes ??= linesInThread(reply, batch.from, batch.count, Buffer.from(shared, batch.slot * slotBytes, slotBytes));
       if (res.destroyed) return;
       if (!res.write(bytes, () => release(batch.slot))) await waitDrain(res);
     }
   } finally {
     res.off("close", onClose);
+    over = true;
+    giveBack();
   }
 }
 
