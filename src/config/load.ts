@@ -18,6 +18,8 @@ import { HISTORY_DIR, MANIFEST_FILE } from "../publish/manifest.js";
 import { PRESETS } from "../presets/index.js";
 import { IMAGES_DIR } from "../images/store.js";
 import { imageConfigProblems } from "../images/check.js";
+import { serveConfigProblems } from "../serve/check.js";
+import { SERVE_STATE_FILE } from "../serve/state-file.js";
 import { BUILTIN_TEMPLATES, loadLayout } from "../writers/load-layout.js";
 import { WRITERS } from "../writers/registry.js";
 import { substituteEnv } from "./env.js";
@@ -27,7 +29,7 @@ import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
 import type { LoadedChannel, LoadedConfig } from "./types.js";
 
 /** What the run itself keeps in the output directory. */
-const RESERVED_OUTPUT_NAMES = new Set([MANIFEST_FILE, HISTORY_DIR, REPORTS_DIR, LOCK_FILE, IMAGES_DIR]);
+const RESERVED_OUTPUT_NAMES = new Set([MANIFEST_FILE, HISTORY_DIR, REPORTS_DIR, LOCK_FILE, IMAGES_DIR, SERVE_STATE_FILE]);
 
 /** Locales the catalogue serves (BE: nl, fr, en, de; FR: fr, en; AU: en). */
 export const KNOWN_LOCALES = ["fr", "nl", "en", "de"] as const;
@@ -111,8 +113,12 @@ function checkLocales(file: string, raw: Record<string, unknown>, problems: Prob
   }
 }
 
-async function loadChannel(file: string, env: Env, problems: Problems): Promise<LoadedChannel | undefined> {
-  const { raw, data } = await parseFile(file, ChannelFile, env, problems);
+/** Secrets only `serve` uses: `generate` and `validate` load a config without them set. */
+const CHANNEL_SERVE_SECRETS = ["access.user", "access.password", "access.token"];
+const MAIN_SERVE_SECRETS = ["serve.status.user", "serve.status.password"];
+
+async function loadChannel(file: string, env: Env, problems: Problems, tolerate: readonly string[]): Promise<LoadedChannel | undefined> {
+  const { raw, data } = await parseFile(file, ChannelFile, env, problems, tolerate);
   checkLocales(file, raw, problems);
   if (!data) return undefined;
   const preset = PRESETS[data.preset]!;
@@ -142,6 +148,7 @@ async function loadChannel(file: string, env: Env, problems: Problems): Promise<
     outputFile: data.file ?? `${data.name}.${WRITERS[format].extension}`,
     gzip: data.gzip,
     gate: data.gate,
+    access: data.access,
     feed: data.feed ?? {},
     mapping: mapping.data,
   };
@@ -156,23 +163,25 @@ function refused(file: string, problems: Problems): PharmafeedError {
 
 /**
  * `only` keeps the named channels (--channel); `checkCredentials` false lets
- * `validate` run where the secrets are not present.
+ * `validate` run where the secrets are not present; `serve` true requires and
+ * checks the secrets of `pharmafeed serve` (feed access, status page).
  */
 export async function loadConfig(
   configFile: string,
-  options: { env?: Env; only?: readonly string[]; checkCredentials?: boolean } = {},
+  options: { env?: Env; only?: readonly string[]; checkCredentials?: boolean; serve?: boolean } = {},
 ): Promise<LoadedConfig> {
   const env = options.env ?? process.env;
   const file = resolve(configFile);
   const base = dirname(file);
   const problems = new Problems();
   const credentialPaths = options.checkCredentials === false ? ["source.baseUrl", "source.keyId", "source.keySecret", "source.contact"] : [];
-  const main = await parseFile(file, MainConfig, env, problems, credentialPaths);
+  const serveSecrets = options.serve === true ? [] : MAIN_SERVE_SECRETS;
+  const main = await parseFile(file, MainConfig, env, problems, [...credentialPaths, ...serveSecrets]);
   // A broken main file still has its channel files and filter checked, so one run shows every problem.
   const rawChannels = Array.isArray(main.raw["channels"]) ? main.raw["channels"].filter((c): c is string => typeof c === "string") : [];
   const rawSource = isPlainObject(main.raw["source"]) ? main.raw["source"] : {};
   const channelFiles = (main.data?.channels ?? rawChannels).map((c) => resolve(base, c));
-  const channels = (await Promise.all(channelFiles.map((f) => loadChannel(f, env, problems)))).filter((c): c is LoadedChannel => c !== undefined);
+  const channels = (await Promise.all(channelFiles.map((f) => loadChannel(f, env, problems, options.serve === true ? [] : CHANNEL_SERVE_SECRETS)))).filter((c): c is LoadedChannel => c !== undefined);
 
   // Every name a channel writes (the feed, its .gz twin) must be its own and not one of the run's.
   const seen = new Map<string, string>();
@@ -220,6 +229,7 @@ export async function loadConfig(
 
   const publicBaseUrl = config.output.publicBaseUrl;
   problems.lines.push(...imageConfigProblems({ channels, publicBaseUrl }));
+  if (options.serve === true) problems.lines.push(...serveConfigProblems({ file, serve: config.serve, channels }));
 
   if (problems.lines.length > 0) throw refused(file, problems);
 
@@ -234,5 +244,6 @@ export async function loadConfig(
     offers: offersFile ? { file: offersFile, format: offersFormat } : undefined,
     channels: options.only && options.only.length > 0 ? channels.filter((c) => options.only!.includes(c.name)) : channels,
     channelNames: channels.map((c) => c.name),
+    serve: config.serve,
   };
 }

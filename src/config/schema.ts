@@ -62,9 +62,43 @@ export const MainConfig = z
       .optional(),
     /** Channel files, relative to this file. */
     channels: z.array(z.string().min(1)).min(1),
+    /** `pharmafeed serve`: where it listens, the status page's credentials, its log lines. */
+    serve: z
+      .object({
+        /** 127.0.0.1 behind a reverse proxy (TLS); 0.0.0.0 to be reached directly. */
+        host: z.string().min(1).default("127.0.0.1"),
+        port: z.number().int().min(0).max(65535).default(8080),
+        /**
+         * HTTP Basic credentials of the status page at `/`; without them the page is not
+         * served. Environment references ("${PHARMAFEED_STATUS_PASSWORD}"); checked by `serve`.
+         */
+        status: z.object({ user: z.string(), password: z.string() }).strict().optional(),
+        /** Access log lines on stderr: `time level message k=v` or one JSON object per line. */
+        logFormat: z.enum(["plain", "json"]).default("plain"),
+        /** On SIGTERM, how long downloads in progress may take to finish before they are cut. */
+        shutdownGraceMs: z.number().int().min(0).max(600_000).default(30_000),
+        /** How often the last fetch per marketplace is saved to output/serve-state.json. */
+        stateSaveMs: z.number().int().min(1000).default(60_000),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 export type MainConfig = z.infer<typeof MainConfig>;
+
+/**
+ * Who may fetch a channel's feed from `pharmafeed serve`: anyone, HTTP Basic
+ * (what Google and Microsoft fetchers support), or a secret token in the path
+ * (/feeds/<token>/<file>). Secrets are environment references
+ * ("${FEED_GOOGLE_PASSWORD}"); `generate` does not need them set, `serve` checks
+ * them when it starts (src/serve/check.ts: strength, token alphabet).
+ */
+export const AccessConfig = z.discriminatedUnion("mode", [
+  z.object({ mode: z.literal("open") }).strict(),
+  z.object({ mode: z.literal("basic"), user: z.string(), password: z.string() }).strict(),
+  z.object({ mode: z.literal("token"), token: z.string() }).strict(),
+]);
+export type AccessConfig = z.infer<typeof AccessConfig>;
 
 export const GateConfig = z
   .object({
@@ -88,6 +122,8 @@ export const ChannelFile = ChannelMapping.extend({
   /** Also publish `<file>.gz`. */
   gzip: z.boolean().default(false),
   gate: GateConfig.prefault({}),
+  /** Who may fetch this feed from `pharmafeed serve`. */
+  access: AccessConfig.default({ mode: "open" }),
   /** Feed header values; default from `shop`. */
   feed: z
     .object({ title: z.string().optional(), link: z.url().optional(), description: z.string().optional() })
@@ -97,4 +133,4 @@ export const ChannelFile = ChannelMapping.extend({
 export type ChannelFile = z.infer<typeof ChannelFile>;
 
 /** Keys of a channel file that are not mapping settings. */
-export const CHANNEL_ONLY_KEYS = ["name", "preset", "template", "file", "gzip", "gate", "feed"] as const;
+export const CHANNEL_ONLY_KEYS = ["name", "preset", "template", "file", "gzip", "gate", "access", "feed"] as const;

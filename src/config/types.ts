@@ -3,6 +3,7 @@ import type { ChannelMapping } from "../mapping/settings.js";
 import type { Preset } from "../presets/index.js";
 import type { LoadedLayout, OutputFormat } from "../writers/layout.js";
 import type { GateSettings } from "../publish/gate.js";
+import type { AccessConfig, MainConfig } from "./schema.js";
 
 /** A channel after its file was validated and merged over its preset. */
 export interface LoadedChannel {
@@ -15,6 +16,7 @@ export interface LoadedChannel {
   outputFile: string;
   gzip: boolean;
   gate: GateSettings;
+  access: AccessConfig;
   feed: { title?: string; link?: string; description?: string };
   mapping: ChannelMapping;
 }
@@ -34,4 +36,5 @@ export interface LoadedConfig {
   channels: LoadedChannel[];
   /** Every channel of the config, run or not. */
   channelNames: string[];
+  serve: MainConfig["serve"];
 }

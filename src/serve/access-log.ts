@@ -1,0 +1,32 @@
+/**
+ * One line per request, written when the response is done (or cut): method,
+ * path (a token in it replaced by <token>), status, channel, body bytes sent,
+ * user agent, duration. Plain or JSON through src/log.ts, so a collector reads
+ * it like the other commands' logs.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "../log.js";
+
+export interface AccessRecord {
+  /** Known once the route resolves the file to a channel. */
+  channel?: string;
+  /** Body bytes handed to the socket. */
+  bytes: number;
+  path: string;
+}
+
+export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, record: AccessRecord, startedNs: bigint): void {
+  res.once("close", () => {
+    const ms = Number(process.hrtime.bigint() - startedNs) / 1e6;
+    logger.info(`${req.method ?? "?"} ${record.path}`, {
+      status: res.statusCode,
+      channel: record.channel,
+      bytes: record.bytes,
+      ms: Math.round(ms * 10) / 10,
+      ua: req.headers["user-agent"]?.slice(0, 300) ?? "",
+      ip: req.socket.remoteAddress,
+      // The client left before the last byte: a cut download, not a served one.
+      aborted: res.writableFinished ? undefined : true,
+    });
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * What `serve` needs of the config before it listens: the secrets it compares
+ * against are set and not guessable. Checked only by `serve` (loadConfig with
+ * `serve: true`): the nightly `generate` must not fail for a serve password.
+ */
+import type { AccessConfig, MainConfig } from "../config/schema.js";
+
+/** Long enough that guessing over HTTP is hopeless; the alphabet needs no URL encoding. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{24,256}$/;
+export const MIN_PASSWORD = 12;
+
+interface Checked {
+  file: string;
+  serve: MainConfig["serve"];
+  channels: readonly { configFile: string; access: AccessConfig }[];
+}
+
+function basicProblems(user: string, password: string): [string, string][] {
+  const out: [string, string][] = [];
+  // RFC 7617: the user-id cannot contain a colon (the header could not be split back).
+  if (user === "" || user.includes(":")) out.push(["user", "required, without ':'"]);
+  if (password.length < MIN_PASSWORD) out.push(["password", `at least ${MIN_PASSWORD} characters (use an environment reference)`]);
+  return out;
+}
+
+/** One line per problem, `file: path: message`, like the rest of the config checks. */
+export function serveConfigProblems({ file, serve, channels }: Checked): string[] {
+  const lines: string[] = [];
+  if (serve.status) {
+    for (const [key, message] of basicProblems(serve.status.user, serve.status.password)) lines.push(`${file}: serve.status.${key}: ${message}`);
+  }
+  for (const { configFile, access } of channels) {
+    if (access.mode === "basic") {
+      for (const [key, message] of basicProblems(access.user, access.password)) lines.push(`${configFile}: access.${key}: ${message}`);
+    }
+    if (access.mode === "token" && !TOKEN_PATTERN.test(access.token)) {
+      lines.push(`${configFile}: access.token: 24 to 256 letters, digits, '-' or '_' (e.g. openssl rand -hex 16)`);
+    }
+  }
+  return lines;
+}

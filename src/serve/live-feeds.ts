@@ -1,0 +1,184 @@
+/**
+ * The feeds `serve` answers: the `live` files of the current manifest.json,
+ * each opened and checked (size, and sha256 for the feed itself) when the
+ * manifest is read, then read through that open handle.
+ *
+ * Why hold the files open: `generate` renames every channel's new file into
+ * place first and writes the manifest last. In between, the name on disk is the
+ * new file while the manifest still describes the old one. Reading from the
+ * handle opened for the old manifest keeps bytes, Content-Length and ETag in
+ * agreement through that window; the switch happens when the new manifest is
+ * read and its files check out. A download in progress keeps its handle.
+ *
+ * The manifest is stat'ed on each request (one cheap syscall, shared by
+ * concurrent requests); a changed stat triggers one reload, awaited by the
+ * requests that saw it. Entries unchanged since the last load keep their handle
+ * (no rehash); a file that fails its check is logged and the previous file of
+ * that channel, if any, is served until the next manifest.
+ */
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { AccessConfig } from "../config/schema.js";
+import type { Logger } from "../log.js";
+import { type LiveFile, type Manifest, MANIFEST_FILE, readManifest } from "../publish/manifest.js";
+import { openInside } from "./safe-open.js";
+import { SharedFile } from "./shared-file.js";
+
+export interface Representation {
+  /** The file name in the output directory (and in the URL). */
+  name: string;
+  file: SharedFile;
+  /** Quoted, strong: `"<sha256>"`, or `"<sha256>-gz"` for the gzip twin. */
+  etag: string;
+  lastModified: Date;
+  bytes: number;
+}
+
+export interface LiveFeed {
+  channel: string;
+  access: AccessConfig;
+  /** The feed's own media type with charset, from the manifest. */
+  contentType: string;
+  identity: Representation;
+  gzip?: Representation;
+}
+
+export interface Lookup {
+  feed: LiveFeed;
+  /** Asked for by the twin's own name (`<file>.gz`): sent as application/gzip, not as an encoding. */
+  gzipFile: boolean;
+}
+
+export interface Snapshot {
+  manifest: Manifest | undefined;
+  byName: ReadonlyMap<string, Lookup>;
+  feeds: readonly LiveFeed[];
+}
+
+const RETRY_MS = 5_000;
+const EMPTY: Snapshot = { manifest: undefined, byName: new Map(), feeds: [] };
+
+export class LiveFeeds {
+  private snapshot: Snapshot = EMPTY;
+  private signature = "";
+  private checking: Promise<void> | undefined;
+  private retryAt = Number.POSITIVE_INFINITY;
+  /** Handles by manifest entry, reused while the entry does not change. */
+  private held = new Map<string, Representation>();
+
+  constructor(
+    private readonly outputReal: string,
+    private readonly access: ReadonlyMap<string, AccessConfig>,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The current snapshot, after reloading the manifest if it changed on disk. */
+  async current(): Promise<Snapshot> {
+    this.checking ??= this.check().finally(() => (this.checking = undefined));
+    await this.checking;
+    return this.snapshot;
+  }
+
+  /** Without looking at the disk (status page, healthz after current()). */
+  get now(): Snapshot {
+    return this.snapshot;
+  }
+
+  private async check(): Promise<void> {
+    const signature = await stat(join(this.outputReal, MANIFEST_FILE)).then(
+      (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
+      () => "missing",
+    );
+    if (signature === this.signature && Date.now() < this.retryAt) return;
+    this.signature = signature;
+    await this.reload();
+  }
+
+  private async reload(): Promise<void> {
+    const manifest = await readManifest(this.outputReal);
+    if (!manifest) {
+      // A manifest being replaced is renamed atomically, so this is a real problem, or no run yet.
+      if (this.signature !== "missing") this.logger.warn("manifest.json unreadable; serving the previous files", { file: MANIFEST_FILE });
+      return;
+    }
+    let failed = false;
+    const held = new Map<string, Representation>();
+    const feeds: LiveFeed[] = [];
+    for (const entry of manifest.channels) {
+      const access = this.access.get(entry.name);
+      if (!entry.live || !access) continue;
+      const feed = await this.open(entry.name, access, entry.contentType, entry.live, held);
+      if (feed) {
+        feeds.push(feed);
+        continue;
+      }
+      failed = true;
+      const previous = this.snapshot.feeds.find((f) => f.channel === entry.name);
+      if (previous) {
+        feeds.push(previous);
+        for (const [key, rep] of this.held) if (rep === previous.identity || rep === previous.gzip) held.set(key, rep);
+      }
+    }
+    const byName = new Map<string, Lookup>();
+    for (const feed of feeds) {
+      if (!byName.has(feed.identity.name)) byName.set(feed.identity.name, { feed, gzipFile: false });
+      if (feed.gzip && !byName.has(feed.gzip.name)) byName.set(feed.gzip.name, { feed, gzipFile: true });
+    }
+    const retired = [...this.held].filter(([key]) => !held.has(key));
+    this.held = held;
+    this.snapshot = { manifest, byName, feeds };
+    this.retryAt = failed ? Date.now() + RETRY_MS : Number.POSITIVE_INFINITY;
+    await Promise.all(retired.map(([, rep]) => rep.file.retire()));
+  }
+
+  private async open(channel: string, access: AccessConfig, contentType: string, live: LiveFile, held: Map<string, Representation>): Promise<LiveFeed | undefined> {
+    const lastModified = new Date(live.publishedAt);
+    const identity = await this.representation(`${live.file}|${live.sha256}|${live.publishedAt}|${live.bytes}`, held, live.file, live.bytes, live.sha256, `"${live.sha256}"`, lastModified);
+    if (!identity) return undefined;
+    let gzip: Representation | undefined;
+    if (live.gzip) {
+      gzip = await this.representation(`${live.gzip.file}|${live.sha256}|${live.publishedAt}|${live.gzip.bytes}`, held, live.gzip.file, live.gzip.bytes, undefined, `"${live.sha256}-gz"`, lastModified);
+      // Without its twin the feed is still served, uncompressed.
+    }
+    return { channel, access, contentType, identity, ...(gzip ? { gzip } : {}) };
+  }
+
+  private async representation(
+    key: string,
+    held: Map<string, Representation>,
+    name: string,
+    bytes: number,
+    sha256: string | undefined,
+    etag: string,
+    lastModified: Date,
+  ): Promise<Representation | undefined> {
+    const kept = this.held.get(key);
+    if (kept) {
+      held.set(key, kept);
+      return kept;
+    }
+    const opened = await openInside(this.outputReal, this.outputReal, name);
+    if (!opened) {
+      this.logger.warn("live file missing or not a regular file; not served", { file: name });
+      return undefined;
+    }
+    const file = new SharedFile(opened.handle, opened.stat.size);
+    const actual = opened.stat.size !== bytes ? `${opened.stat.size} bytes` : sha256 !== undefined && (await file.sha256()) !== sha256 ? "another sha256" : undefined;
+    if (actual !== undefined) {
+      this.logger.warn("live file does not match the manifest; not served", { file: name, expected: `${bytes} bytes`, found: actual });
+      await file.retire();
+      return undefined;
+    }
+    const rep = { name, file, etag, lastModified, bytes };
+    held.set(key, rep);
+    return rep;
+  }
+
+  /** Closes every handle once its downloads end. */
+  async close(): Promise<void> {
+    const all = [...this.held.values()];
+    this.held.clear();
+    this.snapshot = EMPTY;
+    await Promise.all(all.map((rep) => rep.file.retire()));
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Request targets to the names `serve` may answer. Nothing here touches the
+ * disk: a feed is then looked up by name in the manifest, an image must match
+ * the image store's naming (hex digest + extension). Anything odd is refused
+ * before any lookup: dot segments, encoded slashes or backslashes, NUL,
+ * double encoding (%25), a leading dot (temporaries), non-ASCII, absolute-form
+ * targets, overlong paths. safe-open.ts checks the real path again (defence in depth).
+ */
+import { TOKEN_PATTERN } from "./check.js";
+
+export type Target =
+  | { kind: "feed"; name: string; token?: string }
+  | { kind: "image"; name: string }
+  | { kind: "healthz" }
+  | { kind: "status" }
+  | { kind: "none" };
+
+/** A plain file name: ASCII letters, digits, dot, dash, underscore; no leading dot; no "..". */
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/;
+/** What src/images/store.ts names its files: a sha256 prefix and the format's extension. */
+const IMAGE_NAME = /^[0-9a-f]{16,64}\.(?:jpg|png|webp)$/;
+const MAX_TARGET = 2048;
+
+function decodeName(segment: string): string | undefined {
+  // %25 would let a second decoding step (a proxy, a framework) produce %2e%2e or %2f.
+  if (/%25/i.test(segment)) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+  return SAFE_NAME.test(decoded) && !decoded.includes("..") ? decoded : undefined;
+}
+
+export function parseTarget(rawUrl: string | undefined): Target {
+  const none = { kind: "none" } as const;
+  const url = rawUrl ?? "";
+  // Origin-form only ("/..."): absolute-form and authority-form targets are refused.
+  if (!url.startsWith("/") || url.length > MAX_TARGET || /[\\\0]/.test(url)) return none;
+  const queryAt = url.indexOf("?");
+  const path = queryAt < 0 ? url : url.slice(0, queryAt);
+  if (path === "/") return { kind: "status" };
+  if (path === "/healthz") return { kind: "healthz" };
+  const [, area, first, second, ...rest] = path.split("/");
+  if (rest.length > 0 || first === undefined) return none;
+  if (area === "images" && second === undefined) {
+    const name = decodeName(first);
+    return name !== undefined && IMAGE_NAME.test(name) ? { kind: "image", name } : none;
+  }
+  if (area !== "feeds") return none;
+  if (second === undefined) {
+    const name = decodeName(first);
+    return name !== undefined ? { kind: "feed", name } : none;
+  }
+  // The token is compared as sent: its alphabet needs no encoding, so none is accepted.
+  const name = decodeName(second);
+  return name !== undefined && TOKEN_PATTERN.test(first) ? { kind: "feed", name, token: first } : none;
+}
+
+/** The path as logged: a token in it is a secret and never reaches a log line. */
+export function loggablePath(rawUrl: string | undefined, target: Target): string {
+  const url = (rawUrl ?? "").slice(0, 300);
+  if (target.kind === "feed" && target.token !== undefined) return url.replace(target.token, "<token>");
+  // A refused path may still hold a token (wrong file name): drop any long token-like segment.
+  return url.replace(/\/feeds\/[A-Za-z0-9_-]{24,}\//, "/feeds/<token>/");
+}

@@ -1,0 +1,147 @@
+/**
+ * What each path answers. Feeds: only names the current manifest lists, after
+ * the channel's access check. Refusals look alike whatever the cause: on
+ * `/feeds/<name>` a missing name, a protected feed without or with wrong
+ * credentials, and a token feed asked for without its token all get the same
+ * answer (401 with a Basic challenge when any channel uses Basic, else 404); on
+ * `/feeds/<token>/<name>` every refusal is a 404. So nobody learns from a
+ * refusal whether a name exists. Images: open, immutable (content-named).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { extname } from "node:path";
+import type { AccessConfig } from "../config/schema.js";
+import type { Logger } from "../log.js";
+import { readHistory } from "../publish/manifest.js";
+import { IMAGES_DIR } from "../images/store.js";
+import { checkAccess, checkBasic } from "./access.js";
+import type { AccessRecord } from "./access-log.js";
+import type { LiveFeeds, Lookup } from "./live-feeds.js";
+import type { Target } from "./paths.js";
+import { openInside, realFolder } from "./safe-open.js";
+import { sendFile, type SendOptions } from "./send.js";
+import { SharedFile } from "./shared-file.js";
+import type { FetchState } from "./state.js";
+import { renderStatusPage, type StatusChannel } from "./status-page.js";
+import { acceptsGzip } from "./validators.js";
+
+export interface RouteContext {
+  outputReal: string;
+  live: LiveFeeds;
+  state: FetchState;
+  channels: readonly StatusChannel[];
+  status: { user: string; password: string } | undefined;
+  shopName: string;
+  logger: Logger;
+  now: () => Date;
+}
+
+const IMAGE_TYPES: Record<string, string> = { ".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp" };
+const YEAR = 365 * 24 * 3600;
+
+function text(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", ...headers });
+  res.end(res.req.method === "HEAD" ? undefined : `${body}\n`);
+}
+
+export function usesBasic(channels: readonly { access: AccessConfig["mode"] }[]): boolean {
+  return channels.some((c) => c.access === "basic");
+}
+
+function refuse(res: ServerResponse, ctx: RouteContext, tokenPath: boolean): void {
+  if (!tokenPath && usesBasic(ctx.channels)) text(res, 401, "authentication required", { "WWW-Authenticate": 'Basic realm="feeds", charset="UTF-8"' });
+  else text(res, 404, "not found");
+}
+
+function sendFeed(req: IncomingMessage, res: ServerResponse, { feed, gzipFile }: Lookup, record: AccessRecord): void {
+  const cacheControl = feed.access.mode === "open" ? "no-cache" : "private, no-cache";
+  let options: SendOptions;
+  let rep = feed.identity;
+  if (gzipFile && feed.gzip) {
+    rep = feed.gzip;
+    options = { contentType: "application/gzip", cacheControl, varyEncoding: false, ranges: true };
+  } else if (feed.gzip && req.headers.range === undefined && acceptsGzip(req.headers)) {
+    // Compressed once by generate; never per request.
+    rep = feed.gzip;
+    options = { contentType: feed.contentType, contentEncoding: "gzip", cacheControl, varyEncoding: true, ranges: false };
+  } else {
+    options = { contentType: feed.contentType, cacheControl, varyEncoding: feed.gzip !== undefined, ranges: true };
+  }
+  sendFile(req, res, rep, options, record);
+}
+
+async function feed(req: IncomingMessage, res: ServerResponse, target: Extract<Target, { kind: "feed" }>, ctx: RouteContext, record: AccessRecord): Promise<void> {
+  const lookup = (await ctx.live.current()).byName.get(target.name);
+  if (!lookup) return refuse(res, ctx, target.token !== undefined);
+  record.channel = lookup.feed.channel;
+  if (checkAccess(lookup.feed.access, req.headers, target.token) === "allowed") sendFeed(req, res, lookup, record);
+  else refuse(res, ctx, target.token !== undefined);
+  ctx.state.record(lookup.feed.channel, req.headers["user-agent"], res.statusCode, ctx.now());
+}
+
+async function image(req: IncomingMessage, res: ServerResponse, name: string, ctx: RouteContext, record: AccessRecord): Promise<void> {
+  const folder = await realFolder(ctx.outputReal, IMAGES_DIR);
+  const opened = folder ? await openInside(ctx.outputReal, folder, name) : undefined;
+  if (!opened) return text(res, 404, "not found");
+  // One handle per request: it closes when this download ends (retired at once, released by the stream).
+  const file = new SharedFile(opened.handle, opened.stat.size);
+  const rep = { file, etag: `"${name.slice(0, name.indexOf("."))}"`, lastModified: opened.stat.mtime, bytes: opened.stat.size };
+  const contentType = IMAGE_TYPES[extname(name)] ?? "application/octet-stream";
+  sendFile(req, res, rep, { contentType, cacheControl: `public, max-age=${YEAR}, immutable`, varyEncoding: false, ranges: true }, record);
+  await file.retire();
+}
+
+async function healthz(res: ServerResponse, ctx: RouteContext): Promise<void> {
+  const { manifest, feeds } = await ctx.live.current();
+  const body = manifest
+    ? {
+        status: "ok",
+        run: manifest.status,
+        lastRunEndedAt: manifest.endedAt,
+        manifestAgeSeconds: Math.round((ctx.now().getTime() - Date.parse(manifest.endedAt)) / 1000),
+        feedsServed: feeds.length,
+      }
+    : { status: "no-manifest", feedsServed: 0 };
+  res.writeHead(manifest ? 200 : 503, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+  res.end(res.req.method === "HEAD" ? undefined : `${JSON.stringify(body)}\n`);
+}
+
+async function statusPage(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
+  if (!ctx.status) return text(res, 404, "not found (the status page needs serve.status credentials in the config)");
+  if (!checkBasic(req.headers, ctx.status.user, ctx.status.password)) {
+    return text(res, 401, "authentication required", { "WWW-Authenticate": 'Basic realm="status", charset="UTF-8"' });
+  }
+  const { manifest, feeds } = await ctx.live.current();
+  const html = renderStatusPage({
+    shopName: ctx.shopName,
+    now: ctx.now(),
+    manifest,
+    history: await readHistory(ctx.outputReal).catch(() => []),
+    channels: ctx.channels,
+    served: new Set(feeds.map((f) => f.channel)),
+    fetches: (channel) => ctx.state.lastFetches(channel),
+  });
+  res.writeHead(200, {
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": "no-store",
+    // Defence in depth behind the escaping: no script, no remote anything.
+    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+  });
+  res.end(req.method === "HEAD" ? undefined : html);
+}
+
+export async function route(req: IncomingMessage, res: ServerResponse, target: Target, ctx: RouteContext, record: AccessRecord): Promise<void> {
+  if (req.method !== "GET" && req.method !== "HEAD") return text(res, 405, "method not allowed", { Allow: "GET, HEAD" });
+  switch (target.kind) {
+    case "feed":
+      return feed(req, res, target, ctx, record);
+    case "image":
+      return image(req, res, target.name, ctx, record);
+    case "healthz":
+      return healthz(res, ctx);
+    case "status":
+      return statusPage(req, res, ctx);
+    case "none":
+      return text(res, 404, "not found");
+  }
+}
