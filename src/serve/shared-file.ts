@@ -6,6 +6,7 @@
  * are positioned (no shared offset). Closed once retired and no longer read.
  */
 import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import type { Readable } from "node:stream";
 
@@ -25,8 +26,10 @@ export class SharedFile {
   /** A stream of bytes [start, end] (inclusive); the file stays open until it ends or is destroyed. */
   stream(start: number, end: number): Readable {
     this.refs++;
-    // start is always given: the stream then reads at its own position, never the handle's.
-    const stream = this.handle.createReadStream({ start, end, autoClose: false, emitClose: true, highWaterMark: READ_CHUNK });
+    // The numeric fd, not handle.createReadStream(): that one adds a "close" listener to the
+    // handle per stream and never removes it (a leak over a day of downloads). start is always
+    // given, so the stream reads at its own position (pread), never the shared file offset.
+    const stream = createReadStream("", { fd: this.handle.fd, start, end, autoClose: false, emitClose: true, highWaterMark: READ_CHUNK });
     let released = false;
     stream.once("close", () => {
       if (released) return;
