@@ -50,14 +50,15 @@ describe("HTTP Basic", () => {
     expect(r.body.toString("utf8").split("\n")[0]).toContain("id");
   });
   it("missing, wrong password, wrong user, malformed: 401 with a challenge", async () => {
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       {},
       { Authorization: basic(SECRETS.FEED_USER, "wrong") },
       { Authorization: basic("someone", SECRETS.FEED_PASSWORD) },
       { Authorization: basic(SECRETS.FEED_USER, `${SECRETS.FEED_PASSWORD}x`) },
       { Authorization: "Basic !!!" },
       { Authorization: `Bearer ${SECRETS.FEED_PASSWORD}` },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const r = await refusal(path(), headers);
       expect(r.status, JSON.stringify(headers)).toBe(401);
       expect(r.challenge).toBe('Basic realm="feeds", charset="UTF-8"');
