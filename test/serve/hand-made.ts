@@ -5,7 +5,7 @@
  * between a file's rename and the manifest's).
  */
 import { createHash } from "node:crypto";
-import { rename, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { type ChannelEntry, type Manifest, MANIFEST_FILE } from "../../src/publish/manifest.js";
@@ -21,6 +21,7 @@ export const sha256 = (data: Buffer) => createHash("sha256").update(data).digest
 
 /** Renames into place like AtomicOutput.publish(). */
 export async function publishFile(dir: string, file: string, content: Buffer): Promise<void> {
+  await mkdir(dir, { recursive: true });
   const tmp = join(dir, `.${file}.tmp-${process.pid}`);
   await writeFile(tmp, content);
   await rename(tmp, join(dir, file));
