@@ -36,6 +36,7 @@ export function itemsChart(points: readonly RunPoint[], label: string): string {
   return (
     `<figure class="chart"><svg role="img" aria-label="${escapeHtml(label)}" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">` +
     `<polyline fill="none" stroke="#1f6feb" stroke-width="1.5" points="${coords.join(" ")}"/>${dots}</svg>` +
-    `<figcaption>${points.length} run${points.length === 1 ? "" : "s"} · min ${min} · max ${max}</figcaption></figure>`
+    `<figcaption>Items in the last ${points.length} run${points.length === 1 ? "" : "s"}: now ${points.at(-1)!.items}, min ${min}, max ${max}` +
+    `${points.some((p) => !p.published) ? " · orange ring: not published" : ""}</figcaption></figure>`
   );
 }

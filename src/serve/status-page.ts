@@ -68,7 +68,7 @@ function topReasons(entry: ChannelEntry): string {
   if (reasons.length === 0) return "none";
   const total = reasons.reduce((sum, [, n]) => sum + n, 0);
   const top = reasons.slice(0, 3).map(([code, n]) => `<code>${e(code)}</code> ${n}`);
-  return `${total} <span class="muted">(${top.join(", ")}${reasons.length > 3 ? ", …" : ""})</span>`;
+  return `${total} product${total === 1 ? "" : "s"} <span class="muted">(${top.join(", ")}${reasons.length > 3 ? ", …" : ""})</span>`;
 }
 
 function fetches(input: StatusInput, channel: string): string {
@@ -98,7 +98,7 @@ function card(input: StatusInput, channel: StatusChannel, entry: ChannelEntry | 
     `<section class="card">${head}<dl>` +
     `<dt>Online</dt><dd>${online}${path ? `<br><code class="path">${path}</code>` : ""}</dd>` +
     `<dt>Last run</dt><dd>${entry.items} items · ${gate(entry)}</dd>` +
-    `<dt>Excluded</dt><dd>${topReasons(entry)}</dd>` +
+    `<dt>Left out</dt><dd>${topReasons(entry)}</dd>` +
     `<dt>Fetched by</dt><dd>${fetches(input, channel.name)}</dd>` +
     `</dl>${itemsChart(points, `items of ${channel.name} over the last runs`)}</section>`
   );
