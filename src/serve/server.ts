@@ -79,6 +79,8 @@ export async function startServer(options: ServeOptions & { host?: string; port?
     });
   };
   const server = createServer({ requestTimeout: 60_000, headersTimeout: 30_000, keepAliveTimeout: 5_000 }, handle);
+  // A client that stops reading for two minutes holds a socket and a file read for nothing: cut it.
+  server.setTimeout(120_000);
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) =>

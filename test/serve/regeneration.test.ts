@@ -4,6 +4,7 @@
  * old bytes, and the window between a file's rename and the new manifest
  * serves the old file (what the manifest still describes).
  */
+import { readdir, readlink } from "node:fs/promises";
 import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
@@ -140,5 +141,46 @@ describe("the rename window and downloads in progress", () => {
     r = await fetchRaw(server.url, "/feeds/f.ndjson");
     expect(r.headers["etag"]).toBe(`"${sha256(v2)}"`);
     expect(r.body.equals(v2)).toBe(true);
+  });
+});
+
+describe("file handles", () => {
+  /** Open descriptors of this process on files of `dir` (replaced ones show as "(deleted)"). */
+  async function openIn(dir: string): Promise<number> {
+    const fds = await readdir("/proc/self/fd");
+    const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => "")));
+    return targets.filter((t) => t.startsWith(dir)).length;
+  }
+
+  it.skipIf(process.platform !== "linux")("are closed once their file is replaced and its downloads ended", async () => {
+    const dir = await tempDir();
+    await publishAll(dir, [{ name: "f", file: "f.ndjson", content: ndjson(100, "v0"), gzip: true }]);
+    const server = await startServer({ outputDir: dir, channels: [open("f")], shopName: "t", host: "127.0.0.1", port: 0 });
+    cleanups.push(() => server.close(1000));
+    for (let v = 1; v <= 5; v++) {
+      await Promise.all(Array.from({ length: 10 }, () => fetchRaw(server.url, "/feeds/f.ndjson", { "Accept-Encoding": v % 2 ? "gzip" : "identity" })));
+      await publishAll(dir, [{ name: "f", file: "f.ndjson", content: ndjson(100 + v, `v${v}`), gzip: true }]);
+    }
+    // A download cut by its client, then one more version: the cut one's handle goes too.
+    await publishAll(dir, [{ name: "f", file: "f.ndjson", content: ndjson(160_000, "big"), gzip: false }]);
+    const url = new URL(server.url);
+    await new Promise<void>((resolve, reject) => {
+      const req = request({ host: url.hostname, port: url.port, path: "/feeds/f.ndjson", agent: false }, (res) => {
+        res.on("error", () => {}); // "aborted": that is the point
+        res.once("data", () => {
+          req.destroy();
+          resolve();
+        });
+      }).on("error", (e: NodeJS.ErrnoException) => (e.code === "ECONNRESET" || e.message === "socket hang up" ? resolve() : reject(e)));
+      req.end();
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    await publishAll(dir, [{ name: "f", file: "f.ndjson", content: ndjson(105, "v5"), gzip: true }]);
+    const last = await fetchRaw(server.url, "/feeds/f.ndjson");
+    expect(last.body.toString("utf8")).toContain('"v5"');
+    // The feed and its twin of the current manifest, nothing of the five replaced versions.
+    expect(await openIn(dir)).toBe(2);
+    await server.close(1000);
+    expect(await openIn(dir)).toBe(0);
   });
 });
