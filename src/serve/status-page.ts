@@ -31,6 +31,15 @@ export interface StatusInput {
   fetches: (channel: string) => Readonly<Record<string, Fetch>>;
 }
 
+/** What a fetch's HTTP status means to a shop manager. */
+const STATUS_WORDS: Record<number, string> = {
+  200: "downloaded",
+  206: "downloaded in parts",
+  304: "unchanged, not downloaded",
+  401: "refused: wrong or missing password",
+  404: "refused: wrong link",
+};
+
 const ACCESS_LABEL: Record<AccessConfig["mode"], string> = { open: "open link", basic: "user and password", token: "secret link" };
 
 export function formatBytes(bytes: number): string {
@@ -75,8 +84,9 @@ function fetches(input: StatusInput, channel: string): string {
   const seen = input.fetches(channel);
   const rows = MARKETPLACES.filter((m) => seen[m.id]).map((m) => {
     const f = seen[m.id]!;
-    const status = f.status < 300 || f.status === 304 ? `<span class="ok">${f.status}</span>` : `<span class="bad">${f.status}</span>`;
-    return `<li title="${e(f.userAgent)}">${e(m.label)}: ${when(f.at, input.now)} ${status}</li>`;
+    const words = STATUS_WORDS[f.status] ?? "error";
+    const status = f.status < 300 || f.status === 304 ? `<span class="ok">${words}</span>` : `<span class="bad">${words}</span>`;
+    return `<li title="${e(f.userAgent)}">${e(m.label)}: ${when(f.at, input.now)}, ${status} <span class="muted">(${f.status})</span></li>`;
   });
   return rows.length > 0 ? `<ul class="fetches">${rows.join("")}</ul>` : `<span class="muted">no marketplace fetch yet</span>`;
 }

@@ -87,8 +87,8 @@ describe("what it shows", () => {
 
   it("the last fetch per marketplace, not the other agents", () => {
     expect(html).toMatch(/Google: <time/);
-    expect(html).toMatch(/Meta: <time[^]*?<span class="ok">200/);
-    expect(html).toMatch(/Microsoft: <time[^]*?<span class="bad">401/);
+    expect(html).toMatch(/Meta: <time[^]*?<span class="ok">downloaded<\/span> <span class="muted">\(200\)/);
+    expect(html).toMatch(/Microsoft: <time[^]*?<span class="bad">refused: wrong or missing password<\/span> <span class="muted">\(401\)/);
     expect(html).toMatch(/idealo: <time/);
     expect(html).not.toContain("curl/8.0");
   });
