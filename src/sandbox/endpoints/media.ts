@@ -6,7 +6,7 @@
  * they come in runs), in worker threads for long streams.
  */
 import type { Catalogue, MediaRecord } from "../generate/catalogue.js";
-import { mediaById, recordJson } from "../generate/worker-lines.js";
+import { mediaById, recordJson, recordWriter } from "../generate/worker-lines.js";
 import { MEDIA_FILTERS, MEDIA_SORTINGS } from "../query/media-filters.js";
 import { parseQuery, type EndpointRules, type ParsedQuery } from "../query/request.js";
 import type { Selection } from "../query/select.js";
@@ -53,7 +53,7 @@ export function mediaEndpoints(catalogue: Catalogue): { query: Handler; stream: 
         total: selection.total,
         record: (k) => record(selection.at(k)),
         ascii: true,
-        parallel: { pool: linePool(catalogue), source: "media", item: (k) => selection.at(k) },
+        batches: { source: "media", item: (k) => selection.at(k), write: recordWriter(catalogue, "media"), pool: linePool(catalogue) },
       };
     },
   };

@@ -6,6 +6,7 @@ import { parseQuery, type EndpointRules } from "../query/request.js";
 import { ProductRow } from "../query/row.js";
 import { select, type Indexed } from "../query/select.js";
 import { linePool } from "../server/pool.js";
+import { recordWriter } from "../generate/worker-lines.js";
 import { pagedReply } from "./paging.js";
 import type { Handler } from "./types.js";
 
@@ -38,7 +39,7 @@ export function productEndpoints(catalogue: Catalogue): { query: Handler; stream
         total: selection.total,
         record: (k) => catalogue.productJson(selection.at(k)),
         ascii: true,
-        parallel: { pool: linePool(catalogue), source: "products", item: (k) => selection.at(k) },
+        batches: { source: "products", item: (k) => selection.at(k), write: recordWriter(catalogue, "products"), pool: linePool(catalogue) },
       };
     },
   };

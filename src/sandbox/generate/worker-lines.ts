@@ -5,10 +5,14 @@
  *
  * A source names what a stream walks: product indexes, or media ids. Workers
  * get (source, indexes) and rebuild the records from their own catalogue.
+ * Lines go straight into bytes (worker-writer.ts); products are written by
+ * worker-product.ts, byte for byte what catalogue.productJson returns.
  */
 import type { Catalogue, MediaRecord } from "./catalogue.js";
 import { phpJson } from "./json.js";
 import { MEDIA_ID_BASE, MEDIA_SLOTS } from "./product-media.js";
+import { productBytes, writeProduct } from "./worker-product.js";
+import { ByteWriter } from "./worker-writer.js";
 
 export type LineSource = "products" | "media";
 
@@ -42,29 +46,44 @@ export function recordJson(catalogue: Catalogue, source: LineSource): (item: num
   return (id) => phpJson(lookup(id));
 }
 
+/** Writes the record of a source's item into a ByteWriter: the same bytes as recordJson. */
+export type RecordWriter = (w: ByteWriter, item: number) => void;
+
+const writers = new WeakMap<Catalogue, Partial<Record<LineSource, RecordWriter>>>();
+
+/** The record writer of a catalogue's source, made once per catalogue and thread. */
+export function recordWriter(catalogue: Catalogue, source: LineSource): RecordWriter {
+  let mine = writers.get(catalogue);
+  if (!mine) writers.set(catalogue, (mine = {}));
+  let writer = mine[source];
+  if (!writer) {
+    if (source === "products") {
+      const bytes = productBytes(catalogue.seed, catalogue.reference, catalogue.assetBaseUrl);
+      writer = (w, i) => writeProduct(w, bytes, i);
+    } else {
+      const json = recordJson(catalogue, source);
+      writer = (w, id) => w.s(json(id));
+    }
+    mine[source] = writer;
+  }
+  return writer;
+}
+
 /**
  * Writes the lines of result positions from .. from+items.length-1 (items[j]
- * is the record at position from+j) into `target` as latin1 bytes (records
- * are ASCII, see json.ts), and returns the bytes written. When they do not
- * fit, they go on in a buffer of their own (returned, with its own
- * ArrayBuffer so a worker can transfer it).
- *
- * Each line is turned into bytes as soon as it is built: flattening a fresh
- * rope while its pieces are still in the CPU cache costs far less than
- * flattening a whole batch of them at the end.
+ * is the source item at position from+j) into `target`, and returns the bytes
+ * written: a view of `target`, or, when they did not fit, of a buffer of its
+ * own (with its own ArrayBuffer, so a worker can transfer it).
  */
-export function writeLines(record: (item: number) => string, total: number, from: number, items: ArrayLike<number>, target: Buffer): Buffer {
+export function writeLines(record: RecordWriter, total: number, from: number, items: ArrayLike<number>, target: Buffer): Buffer {
   const prefix = linePrefix(total);
-  let out = target;
-  let used = 0;
+  const w = new ByteWriter(target);
   for (let j = 0; j < items.length; j++) {
-    const line = streamLine(prefix, from + j, record(items[j] as number));
-    if (used + line.length > out.length) {
-      const bigger = Buffer.allocUnsafeSlow(Math.max(out.length * 2, used + line.length));
-      out.copy(bigger, 0, 0, used);
-      out = bigger;
-    }
-    used += out.write(line, used, line.length, "latin1");
+    w.s(prefix);
+    w.n(from + j);
+    w.s('},"result":');
+    record(w, items[j] as number);
+    w.s("}\n");
   }
-  return out.subarray(0, used);
+  return w.bytes();
 }

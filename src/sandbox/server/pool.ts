@@ -3,9 +3,9 @@
  * sandbox, started on the first long stream and ended by closeLinePool (the
  * sandbox's close). Generation, not writing, is what limits a stream's speed,
  * and products are pure functions of (seed, index), so any thread can build
- * any batch: workers get batches of result positions and write their lines
- * into slots of a buffer shared with the writer (stream.ts), which sends
- * them in order.
+ * any batch: workers get batches of result positions with a slot (a buffer
+ * transferred back and forth, see generate/worker.ts), write the lines there
+ * and send it back; the writer (stream.ts) sends the batches in order.
  *
  * A pool that cannot start (no worker file, no TypeScript loader) or whose
  * worker dies turns itself off for good: its pending batches reject, and the
@@ -16,7 +16,7 @@ import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Catalogue } from "../generate/catalogue.js";
-import type { BatchAnswer, BatchRequest, Slot } from "../generate/worker.js";
+import type { BatchAnswer, BatchRequest } from "../generate/worker.js";
 import type { LineSource } from "../generate/worker-lines.js";
 
 /** Where the worker lives: next to this module's build (dist .js, or src .ts under tsx/vitest). */
@@ -44,15 +44,20 @@ export const poolSettings = {
  */
 const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 };
 
-/** Stream buffers kept for reuse per pool (more concurrent streams allocate their own). */
-const MAX_SPARE = 2;
+/** Slots kept for reuse per pool (those of two streams of two workers; more concurrent streams allocate their own). */
+const MAX_SPARE = 32;
 
 /** Batches built by workers, all pools together (tests tell them from in-thread fallbacks by this). */
 export const poolCounters = { built: 0 };
 
+/** A batch's lines (undefined when the worker failed them) and its slot, back. */
+export interface Built {
+  slot: ArrayBuffer;
+  bytes: Buffer | undefined;
+}
+
 interface Pending {
-  slot: Slot;
-  resolve(bytes: Buffer): void;
+  resolve(built: Built): void;
   reject(error: Error): void;
 }
 
@@ -79,8 +84,8 @@ export class LinePool {
   private members: Member[] | undefined;
   private off = false;
   private nextId = 0;
-  /** Stream buffers given back, for the next streams (a stream's own would wait for GC). */
-  private spare: SharedArrayBuffer[] = [];
+  /** Slots given back by finished streams, for the next ones (a stream's own would wait for GC). */
+  private spare: ArrayBuffer[] = [];
 
   constructor(private readonly catalogue: Catalogue) {}
 
@@ -93,23 +98,28 @@ export class LinePool {
     return poolSettings.size;
   }
 
-  /** A shared buffer of `bytes` for a stream's slots. */
-  borrow(bytes: number): SharedArrayBuffer {
-    const k = this.spare.findIndex((b) => b.byteLength === bytes);
-    return k >= 0 ? (this.spare.splice(k, 1)[0] as SharedArrayBuffer) : new SharedArrayBuffer(bytes);
+  /** `count` slots of `bytes` each for a stream. */
+  borrow(count: number, bytes: number): ArrayBuffer[] {
+    const slots: ArrayBuffer[] = [];
+    while (slots.length < count) {
+      const spare = this.spare.pop();
+      if (spare?.byteLength === bytes) slots.push(spare);
+      else slots.push(new ArrayBuffer(bytes));
+    }
+    return slots;
   }
 
-  /** Gives back a stream's buffer once no worker and no socket write uses any of it. */
-  giveBack(buffer: SharedArrayBuffer): void {
-    if (this.spare.length < MAX_SPARE) this.spare.push(buffer);
+  /** Slots of a finished stream: no worker and no socket write uses them any more. */
+  giveBack(slots: ArrayBuffer[]): void {
+    for (const slot of slots) if (this.spare.length < MAX_SPARE) this.spare.push(slot);
   }
 
   /**
    * The lines of positions from .. from+items.length-1 of a stream of `total`
-   * records, written into `slot` (a view of it is returned) or, when they do
-   * not fit, into a buffer of their own.
+   * records, written by a worker into `slot` (transferred: this thread must not
+   * touch it until it comes back with the result).
    */
-  lines(source: LineSource, total: number, from: number, items: Int32Array, slot: Slot): Promise<Buffer> {
+  lines(source: LineSource, total: number, from: number, items: Int32Array, slot: ArrayBuffer): Promise<Built> {
     if (!this.off && !this.members) {
       try {
         this.members = this.start();
@@ -123,9 +133,9 @@ export class LinePool {
     let member = members[0] as Member;
     for (const m of members) if (m.pending.size < member.pending.size) member = m;
     const id = this.nextId++;
-    return new Promise<Buffer>((resolve, reject) => {
-      member.pending.set(id, { slot, resolve, reject });
-      member.worker.postMessage({ id, source, total, from, items, slot } satisfies BatchRequest, [items.buffer as ArrayBuffer]);
+    return new Promise<Built>((resolve, reject) => {
+      member.pending.set(id, { resolve, reject });
+      member.worker.postMessage({ id, source, total, from, items, slot } satisfies BatchRequest, [items.buffer as ArrayBuffer, slot]);
     });
   }
 
@@ -142,9 +152,9 @@ export class LinePool {
         const job = member.pending.get(answer.id);
         if (!job) return;
         member.pending.delete(answer.id);
-        if ("error" in answer) return job.reject(new Error(answer.error));
+        if ("error" in answer) return job.resolve({ slot: answer.slot, bytes: undefined });
         poolCounters.built++;
-        job.resolve("length" in answer ? Buffer.from(job.slot.buffer, job.slot.offset, answer.length) : Buffer.from(answer.bytes));
+        job.resolve({ slot: answer.slot, bytes: Buffer.from(answer.bytes ?? answer.slot, 0, answer.length) });
       });
       worker.on("error", (error) => this.fail(members, error));
       worker.on("exit", (code) => this.fail(members, new Error(`line worker exited with code ${code}`)));

@@ -5,28 +5,30 @@
  * holds back generation instead of filling memory.
  *
  * Two ways to build the lines, same bytes:
- * - pooled (long streams without faults): the sandbox's worker threads build
- *   batches of lines in parallel (pool.ts); this thread only writes them, in
- *   order, with a bounded number of batches in flight, so memory does not grow
- *   with the stream. A batch the pool cannot deliver is built here instead.
- * - in-thread: lines batched into ~64 KB writes (one chunk each), with the
- *   faults applied per line (drop, stall, delay, corrupt line, tiny chunks).
+ * - batches (streams without faults): lines written straight into bytes, a
+ *   batch of records at a time; on long streams the sandbox's worker threads
+ *   build the batches in parallel (pool.ts) and this thread only sends them,
+ *   in order. A batch the pool cannot deliver is built here instead.
+ * - per line (streams with faults): the faults apply line by line (drop,
+ *   stall, delay, corrupt line, tiny chunks).
  */
 import type { ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { linePrefix, streamLine, writeLines, type LineSource } from "../generate/worker-lines.js";
+import { linePrefix, streamLine, writeLines, type LineSource, type RecordWriter } from "../generate/worker-lines.js";
 import type { StreamFaults } from "./faults.js";
-import { poolSettings, type LinePool } from "./pool.js";
+import { poolSettings, type Built, type LinePool } from "./pool.js";
 
 export const STREAM_CONTENT_TYPE = "application/x-json-stream";
 const BATCH_BYTES = 64 * 1024;
-/** Records per pooled batch: ~150 KB of products, ~100 KB of media items. */
-const POOL_BATCH: Record<LineSource, number> = { products: 32, media: 256 };
+/** Records per batch: ~300 KB of products, ~250 KB of media items. */
+const BATCH_RECORDS: Record<LineSource, number> = { products: 32, media: 256 };
 /**
- * Slots per worker: one being built, one waiting to be built, one going out
- * through the socket, so no worker idles while a batch is written.
+ * Slots per worker: enough batches queued that no worker idles while this
+ * thread waits for its turn on a busy machine (with 3, the pool gained
+ * nothing at a load average of 5 on two cores). In-thread, a few suffice.
  */
 const SLOTS_PER_WORKER = 8;
+const SLOTS_IN_THREAD = 3;
 
 export interface StreamReply {
   kind: "stream";
@@ -38,8 +40,8 @@ export interface StreamReply {
    * latin1, which for ASCII is a plain copy instead of a UTF-8 encode.
    */
   ascii?: boolean;
-  /** How pool workers rebuild the records: the source, and the source item (product index, media id) at position k. */
-  parallel?: { pool: LinePool; source: LineSource; item(k: number): number };
+  /** The batch path: the source item (product index, media id) at position k, its record writer, the pool. */
+  batches?: { source: LineSource; item(k: number): number; write: RecordWriter; pool: LinePool };
 }
 
 function waitDrain(res: ServerResponse): Promise<void> {
@@ -62,69 +64,74 @@ function noFaults(faults: StreamFaults): boolean {
   return faults.dropAfter === undefined && faults.stallAfter === undefined && faults.lineDelayMs <= 0 && faults.corruptIndex === undefined && faults.chunkBytes === undefined;
 }
 
+interface Batch {
+  from: number;
+  count: number;
+  /** Built by the pool (the promise owns the slot until it settles), or undefined: build it here, in `slot`. */
+  built: Promise<Built | undefined> | undefined;
+  slot: ArrayBuffer | undefined;
+}
+
+type Batches = NonNullable<StreamReply["batches"]>;
+
 export async function writeStream(res: ServerResponse, reply: StreamReply, faults: StreamFaults): Promise<void> {
   res.writeHead(200, { "content-type": STREAM_CONTENT_TYPE });
   // Headers go out now: a stalled first line must look like a slow body, not a slow response.
   res.flushHeaders();
-  const pooled = reply.parallel && reply.ascii && reply.parallel.pool.usable && reply.total >= poolSettings.minRecords && noFaults(faults);
-  if (pooled) await writePooled(res, reply, reply.parallel as NonNullable<StreamReply["parallel"]>);
-  else if (!(await writeInThread(res, reply, faults))) return;
+  if (reply.batches && reply.ascii && noFaults(faults)) {
+    const pooled = reply.batches.pool.usable && reply.total >= poolSettings.minRecords;
+    await writeBatches(res, reply, reply.batches, pooled);
+  } else if (!(await writePerLine(res, reply, faults))) {
+    return;
+  }
   if (!res.destroyed) res.end();
 }
 
-interface Batch {
-  from: number;
-  count: number;
-  slot: number;
-  /** undefined: the pool failed (or was off when the batch was cut): build it here. */
-  bytes: Promise<Buffer | undefined> | undefined;
-}
-
 /**
- * Batches go out in order. Each has a slot of one shared buffer per stream:
- * a worker writes the batch's lines there, the socket sends them from there,
+ * Batches go out in order. Each is written into a slot (a buffer of the
+ * stream: lent to a worker, or written here), the socket sends it from there,
  * and the slot is reused once that write completed. So nothing is allocated
  * per batch, and the slots bound the memory of a stream of any length.
  */
-async function writePooled(res: ServerResponse, reply: StreamReply, parallel: NonNullable<StreamReply["parallel"]>): Promise<void> {
-  const { pool, source, item } = parallel;
-  const size = POOL_BATCH[source];
-  const slots = pool.size * SLOTS_PER_WORKER;
+async function writeBatches(res: ServerResponse, reply: StreamReply, batches: Batches, pooled: boolean): Promise<void> {
+  const { pool, source, item } = batches;
+  const size = BATCH_RECORDS[source];
+  const count = pooled ? pool.size * SLOTS_PER_WORKER : SLOTS_IN_THREAD;
   const slotBytes = poolSettings.slotBytes;
-  const shared = pool.borrow(slots * slotBytes);
-  const slotOf = (slot: number) => ({ buffer: shared, offset: slot * slotBytes, size: slotBytes });
-  const free = Array.from({ length: slots }, (_, k) => slots - 1 - k);
+  const free = pool.borrow(count, slotBytes);
+  // Slots come back to `free` after their write; once the stream is over and all are back, to the pool.
   let freed: (() => void) | undefined;
-  // The buffer goes back to the pool when the stream is over and every slot came back; never
-  // after a failed batch, whose worker might still be writing to its slot.
   let over = false;
-  let failed = false;
   const giveBack = () => {
-    if (over && !failed && free.length === slots) pool.giveBack(shared);
+    if (over && free.length === count) pool.giveBack(free.splice(0));
   };
-  const release = (slot: number) => {
+  const release = (slot: ArrayBuffer) => {
     free.push(slot);
     freed?.();
     giveBack();
+  };
+  const itemsOf = (from: number, n: number) => {
+    const items = new Int32Array(n);
+    for (let j = 0; j < n; j++) items[j] = item(from + j);
+    return items;
   };
   const queue: Batch[] = [];
   let next = 0;
   const refill = () => {
     while (free.length > 0 && next < reply.total) {
-      const slot = free.pop() as number;
+      const slot = free.pop() as ArrayBuffer;
       const from = next;
-      const count = Math.min(size, reply.total - from);
-      next += count;
-      let bytes: Batch["bytes"];
-      if (pool.usable) {
-        const items = new Int32Array(count);
-        for (let j = 0; j < count; j++) items[j] = item(from + j);
+      const n = Math.min(size, reply.total - from);
+      next += n;
+      if (pooled && pool.usable) {
         // Handled at once: a rejected batch must not become an unhandled rejection while earlier ones are written.
-        bytes = pool.lines(source, reply.total, from, items, slotOf(slot)).catch(() => undefined);
+        queue.push({ from, count: n, slot: undefined, built: pool.lines(source, reply.total, from, itemsOf(from, n), slot).catch(() => undefined) });
+      } else {
+        queue.push({ from, count: n, slot, built: undefined });
       }
-      queue.push({ from, count, slot, bytes });
     }
   };
+  const here = (batch: Batch, slot: ArrayBuffer) => writeLines(batches.write, reply.total, batch.from, itemsOf(batch.from, batch.count), Buffer.from(slot));
   const onClose = () => freed?.();
   res.on("close", onClose);
   try {
@@ -138,15 +145,18 @@ async function writePooled(res: ServerResponse, reply: StreamReply, parallel: No
         freed = undefined;
         continue;
       }
-      let bytes = batch.bytes && (await batch.bytes);
-      if (!bytes && batch.bytes) {
-        // A batch the pool failed goes to a buffer of its own: a dying worker may still write to its slot.
-        failed = true;
-        bytes = linesInThread(reply, batch.from, batch.count, Buffer.allocUnsafe(slotBytes));
+      let slot = batch.slot;
+      let bytes: Buffer | undefined;
+      if (batch.built) {
+        const built = await batch.built;
+        // A dead worker keeps the slot it was lent: the stream goes on with a new one.
+        slot = built?.slot ?? new ArrayBuffer(slotBytes);
+        bytes = built?.bytes;
       }
-      bytes ??= linesInThread(reply, batch.from, batch.count, Buffer.from(shared, batch.slot * slotBytes, slotBytes));
+      const own = slot as ArrayBuffer;
+      bytes ??= here(batch, own);
       if (res.destroyed) return;
-      if (!res.write(bytes, () => release(batch.slot))) await waitDrain(res);
+      if (!res.write(bytes, () => release(own))) await waitDrain(res);
     }
   } finally {
     res.off("close", onClose);
@@ -155,14 +165,8 @@ async function writePooled(res: ServerResponse, reply: StreamReply, parallel: No
   }
 }
 
-/** A batch built in this thread (the pool is off, or failed this batch). */
-function linesInThread(reply: StreamReply, from: number, count: number, target: Buffer): Buffer {
-  const positions = Array.from({ length: count }, (_, j) => from + j);
-  return writeLines((k) => reply.record(k), reply.total, from, positions, target);
-}
-
 /** The per-line path, with faults. Returns false when the connection was dropped on purpose. */
-async function writeInThread(res: ServerResponse, reply: StreamReply, faults: StreamFaults): Promise<boolean> {
+async function writePerLine(res: ServerResponse, reply: StreamReply, faults: StreamFaults): Promise<boolean> {
   const prefix = linePrefix(reply.total);
   let pending = "";
   const flush = async (): Promise<void> => {
