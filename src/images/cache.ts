@@ -1,6 +1,6 @@
 /**
  * The cache across runs: output/images/index.json maps a cache key (media id,
- * its updatedAt, the source URL and the processing settings) to the file
+ * its updatedAt, the source URL's path and the processing settings) to the file
  * made from it, so a nightly run downloads and converts only new or changed
  * photos. The index is rewritten atomically after each run; an index that is
  * missing, unreadable or of another version is an empty cache (everything is
@@ -38,9 +38,18 @@ export type CacheEntry = z.infer<typeof Entry>;
 
 const IndexFile = z.object({ version: z.literal(1), entries: z.record(z.string(), Entry) }).strict();
 
+/** The part of the URL that names the rendition; the host (a CDN, the sandbox's port) may change freely. */
+function renditionOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
 /** The cache key of one photo under one channel's settings. */
 export function cacheKey(source: ImageSource, settingsId: string): string {
-  const text = JSON.stringify([source.mediaId, source.updatedAt ?? null, source.url, settingsId]);
+  const text = JSON.stringify([source.mediaId, source.updatedAt ?? null, renditionOf(source.url), settingsId]);
   return createHash("sha256").update(text).digest("hex").slice(0, 32);
 }
 

@@ -20,7 +20,13 @@ const entry = (file: string, usedAt: string): CacheEntry => ({ file, mediaId: 1,
 const NOW = new Date("2026-03-10T02:00:00Z");
 
 describe("cacheKey", () => {
-  it("changes with the media id, its updatedAt, the URL and the settings", () => {
+  it("stays the same when only the host serving the rendition changes (a CDN, the sandbox's port)", () => {
+    const source = { url: "http://127.0.0.1:40123/media/huge/ab12.jpeg", mediaId: 1, updatedAt: 5 };
+    expect(cacheKey({ ...source, url: "http://127.0.0.1:51234/media/huge/ab12.jpeg" }, "s1")).toBe(cacheKey(source, "s1"));
+    expect(cacheKey({ ...source, url: "http://127.0.0.1:40123/media/large/ab12.jpeg" }, "s1")).not.toBe(cacheKey(source, "s1"));
+  });
+
+  it("changes with the media id, its updatedAt, the URL's rendition and the settings", () => {
     const source = { url: "https://cdn.example/a.jpeg", mediaId: 1, updatedAt: 5 };
     const key = cacheKey(source, "s1");
     expect(cacheKey({ ...source }, "s1")).toBe(key);
