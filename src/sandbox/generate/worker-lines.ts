@@ -11,7 +11,8 @@
 import type { Catalogue, MediaRecord } from "./catalogue.js";
 import { phpJson } from "./json.js";
 import { MEDIA_ID_BASE, MEDIA_SLOTS } from "./product-media.js";
-import { productBytes, writeProduct } from "./worker-product.js";
+import { productBytes } from "./worker-bytes.js";
+import { writeProduct } from "./worker-product.js";
 import { ByteWriter } from "./worker-writer.js";
 
 export type LineSource = "products" | "media";

@@ -1,45 +1,35 @@
 /**
- * Product i as stream bytes: the very bytes of productJson(i) (product.ts and
- * product-media.ts), written into a ByteWriter instead of built as a string.
- * Constant text is encoded once into templates whose `@` are the holes,
- * written in order (T.photo[0], value, T.photo[1], ...); reference records are
- * encoded once per catalogue. A streamed product costs about half as much.
+ * Product i as stream bytes: the very bytes of productJson(i), written into a
+ * ByteWriter instead of built as a string (a product as a string is a rope of
+ * hundreds of pieces, and V8 flattening it into bytes costs as much as making
+ * it). Constant text and reference records are encoded once (worker-bytes.ts),
+ * names are escaped straight into bytes (worker-text.ts): a streamed product
+ * costs about 40% less than productJson plus its conversion.
  *
- * It MIRRORS generateProduct, mediaJson, descriptionsJson and leafletsJson:
- * the same random draws in the same order, the same text. Any change there
- * must be made here too; test/sandbox/worker-product.test.ts compares both
- * over thousands of products of several seeds and fails on any difference.
- * Helpers that return small strings (names, codes, prices) are shared.
+ * It MIRRORS generateProduct (product.ts), and worker-media.ts mirrors the
+ * media, descriptions and leaflets of product-media.ts: the same random draws
+ * in the same order, the same text. Any change there must be made here too;
+ * test/sandbox/worker-product.test.ts compares both over thousands of products
+ * of several seeds and fails on any difference. Helpers that return small
+ * strings (productName, codesJson, pricesJson) are shared, not mirrored.
  */
 import { CATALOGUE_NOW, DAY } from "./clock.js";
-import { idBase } from "./codes.js";
 import { factCreatedAt, factId, factReplacementIndex, factStatus, factUpdatedAt } from "./facts.js";
-import { localizedJson, q, qInner } from "./json.js";
-import { productName, slug, type Kind } from "./names.js";
+import { productName, type Kind } from "./names.js";
 import { hash3, Rng } from "./prng.js";
 import { codesJson, pricesJson } from "./product-codes.js";
 import { COLORS_JSON, conservationJson, DIETARY_JSON, GALENIC_JSON, NOT_APPLICABLE, SPECIES_JSON } from "./product-extras.js";
-import { FRONTAL_SLOT, LINK_SLOT, MEDIA_ID_BASE, MEDIA_ODDITY, MEDIA_SLOTS, formatParts } from "./product-media.js";
-import type { ProductContext } from "./product.js";
-import type { Reference } from "./reference.js";
-import { descriptionHtmlJson, type Locale } from "./text.js";
+import { b1, b2, COMMON, hex32, holes, LOCALES, LOCALES_JSON, n1, ProductMeta, s1, s2, type ProductBytes } from "./worker-bytes.js";
+import { descriptions, leaflets, media, type Media } from "./worker-media.js";
+import { quote, slugInto } from "./worker-text.js";
 import { encode, encodeAll, type ByteWriter } from "./worker-writer.js";
 
-// Copies of product.ts / product-media.ts constants (not exported there).
+// Copies of product.ts constants (not exported there).
 const KINDS = ["medicine", "veterinary_medicine", "non_medical"] as const;
 const CATALOG_POOL: Record<Kind, number[]> = { medicine: [1, 2, 3, 4], veterinary_medicine: [6], non_medical: [8, 9, 10, 11] };
 const ECOMMERCE = ["yes", "no", "unknown"];
 const PACKAGING = ["box", "bottle", "tube", "blister"];
 const CONSERVATION = ["room", "refrigerator", "fresh", "frozen"];
-const PHOTO_TYPES = ["productshot", "lifestyle_image", "pillshot", "packshot"];
-const SIDES = ["front", "left", "right", "back", "top", "bottom"];
-const LINK_TYPES = ["video", "website", "brochure", "app"];
-const DESCRIPTION_TYPES_MEDICINE = ["indication", "usage", "composition", "side_effects", "contra_indication", "warnings"];
-const DESCRIPTION_TYPES_OTHER = ["full_description", "usage", "composition", "properties"];
-const LOCALES = { fr2: ["fr", "en"], be3: ["fr", "nl", "en"], be4: ["fr", "nl", "en", "de"] };
-
-/** A template's constant parts around its `@` holes, encoded. */
-const holes = (template: string): Uint8Array[] => template.split("@").map(encode);
 
 const T = {
   head: holes('{"id":"@","status":"@"'),
@@ -74,403 +64,33 @@ const T = {
   attributes: holes(',"attributes":[{"id":@,"type":"color","name":{"fr":"Attribut"},"meta":@}]'),
   extras: holes(',"dietaryRestrictions":[@],"colors":[@],"deleted":@,"organizations":[@@],"activeIngredients":[@],"allowedSpecies":[@]'),
   tail: holes(',"embedUrl":"@\\/v4\\/products\\/embed?id=@\\u0026expires=@\\u0026signature=@","publicPageUrl":"@\\/p\\/@"}'),
-  meta: holes('{"createdAt":@,"updatedAt":@}'),
-  photo: holes('{"id":@,"type":"photo","photoType":"@","locales":@,"targetGroups":["public","pharmacist"],"formats":@,"visibleSides":["@"],"displayOrder":@,"organizations":@,"meta":@}'),
-  frontal: holes('{"id":@,"type":"photo","photoType":"packshot","locales":@,"targetGroups":["public"],"formats":@,"visibleSides":["front"],"displayOrder":1,"meta":@}'),
-  link: holes('{"id":@,"type":"link","linkType":"@","url":"@","name":@,"description":@,"available":{"from":@,"until":@},"locales":@,"targetGroups":["public"],"meta":@}'),
-  description: holes('{"id":@,"locales":@,"targetGroups":@,"type":"@","content":{@},"meta":@}'),
-  content: holes('"@":"@"'),
-  leaflet: holes('{"id":@,"locales":@,"type":"@","url":{@},"meta":@}'),
-  leafletUrl: holes('"@":"@\\/leaflets\\/@-@-@.pdf"'),
 };
-const C = encodeAll({
-  comma: ",",
-  close: "}",
+const C = {
+  ...COMMON,
+  ...encodeAll({
   openKey: '{"',
   nextKey: ',"',
   keyEnd: '":',
   quote: '"',
-  none: "",
-  empty: "[]",
-  fr: '["fr"]',
   true: "true",
   false: "false",
   null: "null",
   shortDescription: ',"shortDescription":{"fr":"Produit de qualit\\u00e9 pharmaceutique."}',
   notApplicableNone: ',"notApplicableField":[]',
   publicCategoriesNone: ',"publicCategories":[]',
-  photos: ',"photos":[',
-  frontals: '],"frontals":[',
-  links: '],"links":[',
-  end: "]",
-  descriptionsNone: ',"descriptions":[]',
-  descriptions: ',"descriptions":[',
   leafletsNone: ',"leaflets":[]',
   name: ',"name":',
   seoName: ',"seoName":{',
   meta: ',"meta":',
-  leaflets: ',"leaflets":[',
-  groupsFirst: '["public","pharmacist"]',
-  groupsOther: '["public"]',
-  video: "https:\\/\\/video.sandbox.invalid\\/watch?v=",
-  website: "https:\\/\\/www.sandbox.invalid\\/",
-  linkName: localizedJson({ fr: "Vidéo de présentation", en: "Presentation video" }),
-  linkDescription: localizedJson({ fr: "Découvrez le produit & ses bienfaits.", en: "Discover the product & its benefits." }),
-});
-const LOCALES_JSON = new Map(Object.values(LOCALES).map((l) => [l, encode(`["${l.join('","')}"]`)]));
+  }),
+};
 const CONSERVATION_JSON = new Map(CONSERVATION.map((type) => [type, encode(conservationJson(type))]));
 const GALENIC = GALENIC_JSON.map(encode);
 const DIETARY = DIETARY_JSON.map(encode);
 const COLORS = COLORS_JSON.map(encode);
 const SPECIES = SPECIES_JSON.map((s) => encode(s.json));
-const HEX_DIGITS = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
 const bool = (b: boolean) => (b ? C.true : C.false);
 
-/** Descriptions come from a pool of a few hundred texts: each encoded once. */
-const contents = new Map<string, Uint8Array>();
-function content(text: string): Uint8Array {
-  let bytes = contents.get(text);
-  if (!bytes) contents.set(text, (bytes = encode(text)));
-  return bytes;
-}
-
-/** A catalogue's product context and its reference records, encoded. */
-export interface ProductBytes {
-  ctx: ProductContext;
-  base: Uint8Array;
-  photoFormats: FormatsTemplate;
-  frontalFormats: FormatsTemplate;
-  publicCategory: Uint8Array[];
-  catalogCategory: Uint8Array[];
-  brandPlain: Uint8Array[];
-  brandLocalized: Uint8Array[];
-  family: Uint8Array[];
-  organization: Uint8Array[];
-  /** The same, after a comma (a second organization). */
-  organizationAfter: Uint8Array[];
-  ingredient: Uint8Array[];
-  /** `[{"name":{...}}]` of each organization ("[]" when it has none). */
-  organizationNames: Uint8Array[];
-}
-
-/** What createCatalogue builds for generateProduct, plus its encodings. */
-export function productBytes(seed: number, reference: Reference, assetBaseUrl: string): ProductBytes {
-  const seedHash = hash3(seed, 0x5a9d);
-  const baseEsc = qInner(assetBaseUrl);
-  const ctx: ProductContext = { seedHash, idBase: idBase(seedHash), ref: reference, baseEsc, photoFormats: formatParts(baseEsc, false), frontalFormats: formatParts(baseEsc, true) };
-  const json = reference.json;
-  return {
-    ctx,
-    base: encode(baseEsc),
-    photoFormats: formatsTemplate(ctx.photoFormats),
-    frontalFormats: formatsTemplate(ctx.frontalFormats),
-    publicCategory: json.publicCategory.map(encode),
-    catalogCategory: json.catalogCategory.map(encode),
-    brandPlain: json.brandPlain.map(encode),
-    brandLocalized: json.brandLocalized.map(encode),
-    family: json.family.map(encode),
-    organization: json.organization.map(encode),
-    organizationAfter: json.organization.map((o) => encode("," + o)),
-    ingredient: json.ingredient.map(encode),
-    organizationNames: json.organization.map((_, k) => encode(json.organizationName[k] ? `[${json.organizationName[k]}]` : "[]")),
-  };
-}
-
-/** mediaHex(seedHash, mediaId) as bytes, into `out` (40 bytes). */
-function hexInto(out: Uint8Array, seedHash: number, mediaId: number): Uint8Array {
-  for (let k = 0; k < 5; k++) {
-    const h = hash3(seedHash, mediaId, k + 11);
-    for (let n = 0; n < 8; n++) out[k * 8 + n] = HEX_DIGITS[(h >>> (28 - 4 * n)) & 15] as number;
-  }
-  return out;
-}
-const hex = new Uint8Array(40);
-
-/** A formats object with its digest holes: the text with 40 placeholder bytes per hole, and where they are. */
-export interface FormatsTemplate {
-  text: Uint8Array;
-  holes: number[];
-}
-
-function formatsTemplate(parts: string[]): FormatsTemplate {
-  const holes: number[] = [];
-  let text = parts[0] as string;
-  for (let k = 1; k < parts.length; k++) {
-    holes.push(text.length);
-    text += "0".repeat(40) + (parts[k] as string);
-  }
-  return { text: encode(text), holes };
-}
-
-/** formatsJson: the whole object copied at once, then the digest written into its holes. */
-function formats(w: ByteWriter, template: FormatsTemplate, seedHash: number, mediaId: number): void {
-  const start = w.pos;
-  w.b(template.text);
-  const digest = hexInto(hex, seedHash, mediaId);
-  for (const at of template.holes) w.buf.set(digest, start + at);
-}
-
-/** Lowercase hex of a uint32 without leading zeros, as Number#toString(16). */
-function hex32(w: ByteWriter, value: number): void {
-  let shift = 28;
-  while (shift > 0 && value >>> shift === 0) shift -= 4;
-  for (; shift >= 0; shift -= 4) w.c(HEX_DIGITS[(value >>> shift) & 15] as number);
-}
-
-function meta(w: ByteWriter, createdAt: number, updatedAt: number): void {
-  const t = T.meta as [Uint8Array, Uint8Array, Uint8Array];
-  w.b(t[0]);
-  w.n(createdAt);
-  w.b(t[1]);
-  w.n(updatedAt);
-  w.b(t[2]);
-}
-
-/** The product's own meta, written in full once, then copied from there. */
-class ProductMeta {
-  private start = -1;
-  private end = -1;
-
-  constructor(
-    private readonly createdAt: number,
-    private readonly updatedAt: number,
-  ) {}
-
-  write(w: ByteWriter): void {
-    if (this.start >= 0) return w.again(this.start, this.end);
-    this.start = w.pos;
-    meta(w, this.createdAt, this.updatedAt);
-    this.end = w.pos;
-  }
-}
-
-/** A name map {locale: text} (localizedJson): plain text is written as is, other text escaped by q(). */
-function localized(w: ByteWriter, map: Record<string, string>): void {
-  let first = true;
-  for (const key in map) {
-    w.b(first ? C.openKey : C.nextKey);
-    w.s(key);
-    w.b(C.keyEnd);
-    const text = map[key] as string;
-    if (PLAIN.test(text)) {
-      w.b(C.quote);
-      w.s(text);
-      w.b(C.quote);
-    } else {
-      w.s(q(text));
-    }
-    first = false;
-  }
-  w.b(C.close);
-}
-/** Text that JSON.stringify and the PHP escapes leave as it is (no quote, backslash, & ' / < >, control or non-ASCII). */
-const PLAIN = /^[\x20\x21\x23-\x25\x28-\x2e\x30-\x3b\x3d\x3f-\x5b\x5d-\x7e]*$/;
-
-interface Media {
-  pb: ProductBytes;
-  index: number;
-  productId: string;
-  locales: readonly string[];
-  localesJson: Uint8Array;
-  createdAt: number;
-  updatedAt: number;
-  meta: ProductMeta;
-  owner: number;
-}
-
-/** mediaJson, draw for draw. */
-function media(w: ByteWriter, rng: Rng, m: Media): void {
-  const seedHash = m.pb.ctx.seedHash;
-  const base = MEDIA_ID_BASE + m.index * MEDIA_SLOTS;
-  w.b(C.photos);
-  let frontal = false;
-  if (!rng.chance(MEDIA_ODDITY.noPhoto)) {
-    const photoCount = rng.chance(MEDIA_ODDITY.severalPhotos) ? rng.int(2, 6) : 1;
-    // Every locale list starts with "fr".
-    const locales = rng.chance(MEDIA_ODDITY.oneLocalePhoto) ? C.fr : rng.chance(MEDIA_ODDITY.untaggedPhoto) ? C.empty : m.localesJson;
-    const t = T.photo as Uint8Array[];
-    for (let k = 0; k < photoCount; k++) {
-      const id = base + k;
-      const photoType = k === 0 ? "packshot" : (rng.pick(PHOTO_TYPES) as string);
-      const side = k === 0 ? "front" : (rng.pick(SIDES) as string);
-      if (k > 0) w.b(C.comma);
-      w.b(t[0] as Uint8Array);
-      w.n(id);
-      w.b(t[1] as Uint8Array);
-      w.s(photoType);
-      w.b(t[2] as Uint8Array);
-      w.b(locales);
-      w.b(t[3] as Uint8Array);
-      formats(w, m.pb.photoFormats, seedHash, id);
-      w.b(t[4] as Uint8Array);
-      w.s(side);
-      w.b(t[5] as Uint8Array);
-      w.n(k + 1);
-      w.b(t[6] as Uint8Array);
-      w.b(m.pb.organizationNames[m.owner] as Uint8Array);
-      w.b(t[7] as Uint8Array);
-      meta(w, m.createdAt + rng.int(0, 86400 * 30), m.updatedAt);
-      w.b(t[8] as Uint8Array);
-      rng.chance(0.03); // the published draw of note()
-    }
-    frontal = rng.chance(MEDIA_ODDITY.frontal);
-  }
-  w.b(C.frontals);
-  if (frontal) {
-    const id = base + FRONTAL_SLOT;
-    const t = T.frontal as Uint8Array[];
-    w.b(t[0] as Uint8Array);
-    w.n(id);
-    w.b(t[1] as Uint8Array);
-    w.b(m.localesJson);
-    w.b(t[2] as Uint8Array);
-    formats(w, m.pb.frontalFormats, seedHash, id);
-    w.b(t[3] as Uint8Array);
-    meta(w, m.createdAt + rng.int(0, 86400 * 30), m.updatedAt);
-    w.b(t[4] as Uint8Array);
-  }
-  w.b(C.links);
-  if (rng.chance(MEDIA_ODDITY.link)) {
-    const id = base + LINK_SLOT;
-    const linkType = rng.pick(LINK_TYPES) as string;
-    const until = rng.chance(0.2) ? m.createdAt + 86400 * 365 : 1893456000;
-    const t = T.link as Uint8Array[];
-    w.b(t[0] as Uint8Array);
-    w.n(id);
-    w.b(t[1] as Uint8Array);
-    w.s(linkType);
-    w.b(t[2] as Uint8Array);
-    if (linkType === "video") {
-      w.b(C.video);
-      w.b(hexInto(hex, seedHash, id).subarray(0, 11));
-    } else {
-      w.b(C.website);
-      w.s(m.productId);
-    }
-    w.b(t[3] as Uint8Array);
-    w.b(C.linkName);
-    w.b(t[4] as Uint8Array);
-    w.b(C.linkDescription);
-    w.b(t[5] as Uint8Array);
-    w.n(m.createdAt);
-    w.b(t[6] as Uint8Array);
-    w.n(until);
-    w.b(t[7] as Uint8Array);
-    w.b(m.localesJson);
-    w.b(t[8] as Uint8Array);
-    meta(w, m.createdAt + rng.int(0, 86400 * 30), m.updatedAt);
-    w.b(t[9] as Uint8Array);
-  }
-  w.b(C.end);
-}
-
-/** descriptionsJson, draw for draw. */
-function descriptions(w: ByteWriter, rng: Rng, m: Media, medicine: boolean, legal: boolean): void {
-  if (rng.chance(0.05)) {
-    w.b(C.descriptionsNone);
-    return;
-  }
-  const types = medicine ? DESCRIPTION_TYPES_MEDICINE : DESCRIPTION_TYPES_OTHER;
-  const count = rng.int(1, 3) + (legal ? 1 : 0);
-  const first = rng.chance(0.9) ? 0 : rng.int(0, types.length - 1);
-  const t = T.description as Uint8Array[];
-  const c = T.content as Uint8Array[];
-  w.b(C.descriptions);
-  for (let k = 0; k < count; k++) {
-    if (k > 0) w.b(C.comma);
-    w.b(t[0] as Uint8Array);
-    w.n(500000 + m.index * 8 + k);
-    w.b(t[1] as Uint8Array);
-    w.b(m.localesJson);
-    w.b(t[2] as Uint8Array);
-    w.b(k === 0 ? C.groupsFirst : C.groupsOther);
-    w.b(t[3] as Uint8Array);
-    w.s(legal && k === count - 1 ? "legal_text" : (types[(first + k) % types.length] as string));
-    w.b(t[4] as Uint8Array);
-    for (let l = 0; l < m.locales.length; l++) {
-      const locale = m.locales[l] as Locale;
-      if (l > 0) w.b(C.comma);
-      w.b(c[0] as Uint8Array);
-      w.s(locale);
-      w.b(c[1] as Uint8Array);
-      w.b(content(descriptionHtmlJson(rng, locale)));
-      w.b(c[2] as Uint8Array);
-    }
-    w.b(t[5] as Uint8Array);
-    m.meta.write(w);
-    w.b(t[6] as Uint8Array);
-  }
-  w.b(C.end);
-}
-
-/** leafletsJson, draw for draw. */
-function leaflets(w: ByteWriter, rng: Rng, m: Media): void {
-  const kinds = rng.chance(0.4) ? ["pil", "spc"] : ["pil"];
-  const t = T.leaflet as Uint8Array[];
-  const u = T.leafletUrl as Uint8Array[];
-  w.b(C.leaflets);
-  kinds.forEach((type, k) => {
-    const id = 900000 + m.index * 2 + k;
-    const digest = hexInto(hex, m.pb.ctx.seedHash, id).subarray(0, 16);
-    if (k > 0) w.b(C.comma);
-    w.b(t[0] as Uint8Array);
-    w.n(id);
-    w.b(t[1] as Uint8Array);
-    w.b(m.localesJson);
-    w.b(t[2] as Uint8Array);
-    w.s(type);
-    w.b(t[3] as Uint8Array);
-    m.locales.forEach((locale, l) => {
-      if (l > 0) w.b(C.comma);
-      w.b(u[0] as Uint8Array);
-      w.s(locale);
-      w.b(u[1] as Uint8Array);
-      w.b(m.pb.base);
-      w.b(u[2] as Uint8Array);
-      w.b(digest);
-      w.b(u[3] as Uint8Array);
-      w.s(type);
-      w.b(u[4] as Uint8Array);
-      w.s(locale);
-      w.b(u[5] as Uint8Array);
-    });
-    w.b(t[4] as Uint8Array);
-    m.meta.write(w);
-    w.b(t[5] as Uint8Array);
-  });
-  w.b(C.end);
-}
-
-// Templates with one or two holes, by the holes' type (fixed arity and types keep them inlined).
-function s1(w: ByteWriter, t: Uint8Array[], a: string): void {
-  w.b(t[0] as Uint8Array);
-  w.s(a);
-  w.b(t[1] as Uint8Array);
-}
-function s2(w: ByteWriter, t: Uint8Array[], a: string, b: string): void {
-  w.b(t[0] as Uint8Array);
-  w.s(a);
-  w.b(t[1] as Uint8Array);
-  w.s(b);
-  w.b(t[2] as Uint8Array);
-}
-function n1(w: ByteWriter, t: Uint8Array[], a: number): void {
-  w.b(t[0] as Uint8Array);
-  w.n(a);
-  w.b(t[1] as Uint8Array);
-}
-function b1(w: ByteWriter, t: Uint8Array[], a: Uint8Array): void {
-  w.b(t[0] as Uint8Array);
-  w.b(a);
-  w.b(t[1] as Uint8Array);
-}
-function b2(w: ByteWriter, t: Uint8Array[], a: Uint8Array, b: Uint8Array): void {
-  w.b(t[0] as Uint8Array);
-  w.b(a);
-  w.b(t[1] as Uint8Array);
-  w.b(b);
-  w.b(t[2] as Uint8Array);
-}
 /** weight, the three dimensions, and each with its unit. */
 function size(w: ByteWriter, t: Uint8Array[], grams: number, value: number, wd: number, ln: number, dp: number): void {
   const values = [grams, value, wd, ln, dp, wd, ln, dp];
@@ -479,6 +99,20 @@ function size(w: ByteWriter, t: Uint8Array[], grams: number, value: number, wd: 
     w.n(values[k] as number);
   }
   w.b(t[8] as Uint8Array);
+}
+
+
+/** A name map {locale: text}, as localizedJson writes it. */
+function localized(w: ByteWriter, map: Record<string, string>): void {
+  let first = true;
+  for (const key in map) {
+    w.b(first ? C.openKey : C.nextKey);
+    w.s(key);
+    w.b(C.keyEnd);
+    quote(w, map[key] as string);
+    first = false;
+  }
+  w.b(C.close);
 }
 
 /** generateProduct(ctx, i).json, written into `w`. */
@@ -509,7 +143,10 @@ export function writeProduct(w: ByteWriter, pb: ProductBytes, i: number): void {
   w.b(C.seoName);
   let first = true;
   for (const key in name) {
-    s2(w, first ? T.seoFirst : T.seoNext, key, slug(name[key] as string));
+    const t = first ? T.seoFirst : T.seoNext;
+    s1(w, t, key);
+    slugInto(w, name[key] as string);
+    w.b(t[2] as Uint8Array);
     first = false;
   }
   w.b(C.close);

@@ -27,7 +27,7 @@ function defaultWorkerUrl(): URL {
 /** Tunables, read when a stream starts (tests lower minRecords to use the pool on small catalogues, or point workerUrl elsewhere). */
 export const poolSettings = {
   /** Streams with fewer records are written in-thread: starting workers would cost more than it saves. */
-  minRecords: 2_000,
+  minRecords: 5_000,
   /** Worker threads per sandbox. */
   size: Math.max(1, Math.min(availableParallelism(), 4)),
   /** Bytes of one batch's slot; the rare batch that does not fit comes back in a buffer of its own. */
