@@ -1,17 +1,6 @@
 /** The table printed at the end of a run: what each channel published and why products were left out. */
+import { formatBytes } from "../format.js";
 import type { Manifest } from "../publish/manifest.js";
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KB", "MB", "GB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
 
 export function topReasons(excluded: Record<string, number>, count = 3): string {
   const total = Object.values(excluded).reduce((a, b) => a + b, 0);

@@ -5,6 +5,7 @@
  * the item counts of the last runs. Pure HTML and CSS, no script; every text
  * from the manifest, the config or a User-Agent is escaped.
  */
+import { formatBytes } from "../format.js";
 import type { AccessConfig } from "../config/schema.js";
 import type { ChannelEntry, Manifest } from "../publish/manifest.js";
 import { MARKETPLACES } from "./bots.js";
@@ -41,18 +42,6 @@ const STATUS_WORDS: Record<number, string> = {
 };
 
 const ACCESS_LABEL: Record<AccessConfig["mode"], string> = { open: "open link", basic: "user and password", token: "secret link" };
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ["KB", "MB", "GB"];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
-}
 
 export function formatAge(from: string, now: Date): string {
   const seconds = Math.max(0, Math.round((now.getTime() - Date.parse(from)) / 1000));
