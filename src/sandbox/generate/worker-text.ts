@@ -22,34 +22,41 @@ const ASCII: (0 | 1 | 2 | string)[] = Array.from({ length: 128 }, (_, c) => {
   return c < 0x20 || c === 0x7f ? 1 : 0;
 });
 
-function unicodeEscape(w: ByteWriter, c: number, digits: number[]): void {
-  w.c(92);
-  w.c(117);
-  for (let shift = 12; shift >= 0; shift -= 4) w.c(digits[(c >>> shift) & 15] as number);
-}
-
 /** q(text): a JSON string literal, quotes included, escaped the PHP way; any text. */
 export function quote(w: ByteWriter, text: string): void {
-  w.c(34);
+  // At most 6 bytes per code unit (\\uXXXX), and the quotes.
+  w.room(text.length * 6 + 2);
+  const buf = w.buf;
+  let p = w.pos;
+  buf[p++] = 34;
   for (let k = 0; k < text.length; k++) {
     const c = text.charCodeAt(k);
     // Every code unit from DEL up (surrogates included, paired or not) becomes \\uXXXX in lowercase.
-    const kind = c < 128 ? ASCII[c] : 1;
-    if (kind === 0) w.c(c);
-    else if (kind === 1) unicodeEscape(w, c, HEX);
-    else if (kind === 2) unicodeEscape(w, c, HEX_UPPER);
-    else w.s(kind as string);
+    const kind = c < 128 ? (ASCII[c] as 0 | 1 | 2 | string) : 1;
+    if (kind === 0) {
+      buf[p++] = c;
+    } else if (typeof kind === "string") {
+      buf[p++] = 92;
+      buf[p++] = kind.charCodeAt(1);
+    } else {
+      const digits = kind === 1 ? HEX : HEX_UPPER;
+      buf[p++] = 92;
+      buf[p++] = 117;
+      buf[p++] = digits[(c >>> 12) & 15] as number;
+      buf[p++] = digits[(c >>> 8) & 15] as number;
+      buf[p++] = digits[(c >>> 4) & 15] as number;
+      buf[p++] = digits[c & 15] as number;
+    }
   }
-  w.c(34);
+  buf[p++] = 34;
+  w.pos = p;
 }
 
-/** names.ts FOLD: accented letters and ligatures, by code unit. */
-const FOLD = new Map<number, number[]>(
-  Object.entries({ à: "a", â: "a", ä: "a", á: "a", ç: "c", é: "e", è: "e", ê: "e", ë: "e", î: "i", ï: "i", í: "i", ô: "o", ö: "o", ó: "o", ù: "u", û: "u", ü: "u", ú: "u", ÿ: "y", ñ: "n", œ: "oe", ß: "ss" }).map(([ch, to]) => [
-    ch.charCodeAt(0),
-    Array.from(to, (t) => t.charCodeAt(0)),
-  ]),
-);
+/** names.ts FOLD: accented letters and ligatures, by code unit (all below 0x180). */
+const FOLD: (number[] | undefined)[] = [];
+for (const [ch, to] of Object.entries({ à: "a", â: "a", ä: "a", á: "a", ç: "c", é: "e", è: "e", ê: "e", ë: "e", î: "i", ï: "i", í: "i", ô: "o", ö: "o", ó: "o", ù: "u", û: "u", ü: "u", ú: "u", ÿ: "y", ñ: "n", œ: "oe", ß: "ss" })) {
+  FOLD[ch.charCodeAt(0)] = Array.from(to, (t) => t.charCodeAt(0));
+}
 
 /**
  * slug(text): lowercase ASCII words joined by "-". slug() walks code points and
@@ -58,23 +65,27 @@ const FOLD = new Map<number, number[]>(
  */
 export function slugInto(w: ByteWriter, text: string): void {
   const lower = text.toLowerCase();
-  let written = false;
+  // At most 2 bytes per code unit (a dash and a letter, or a ligature's two letters; never both).
+  w.room(lower.length * 2);
+  const buf = w.buf;
+  let p = w.pos;
+  const start = p;
   let dash = false;
   for (let k = 0; k < lower.length; k++) {
     const c = lower.charCodeAt(k);
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      if (dash) w.c(45);
-      w.c(c);
+      if (dash) buf[p++] = 45;
+      buf[p++] = c;
     } else {
-      const folded = FOLD.get(c);
+      const folded = c < 0x180 ? FOLD[c] : undefined;
       if (!folded) {
-        dash = written;
+        dash = p > start;
         continue;
       }
-      if (dash) w.c(45);
-      for (const f of folded) w.c(f);
+      if (dash) buf[p++] = 45;
+      for (const f of folded) buf[p++] = f;
     }
-    written = true;
     dash = false;
   }
+  w.pos = p;
 }

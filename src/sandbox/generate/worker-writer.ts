@@ -7,6 +7,13 @@
  * Text must be one byte per character (the JSON here is ASCII: PHP-style escapes).
  * Constant text is best encoded once (encode, encodeAll) and written with b().
  */
+/** "00" .. "99" as byte pairs. */
+const PAIRS = new Uint8Array(200);
+for (let k = 0; k < 100; k++) {
+  PAIRS[2 * k] = 48 + ((k / 10) | 0);
+  PAIRS[2 * k + 1] = 48 + (k % 10);
+}
+
 export class ByteWriter {
   /** Where the bytes go; replaced by a bigger buffer of its own when the first one is full. */
   buf: Buffer;
@@ -41,28 +48,36 @@ export class ByteWriter {
     this.pos = p;
   }
 
-  /** A number as JavaScript prints it (non-negative integers digit by digit, anything else via String). */
+  /** A number as JavaScript prints it (non-negative int32 two digits at a time, anything else via String). */
   n(value: number): void {
-    if (!(value >= 0 && value <= 0x7fffffff && value === Math.floor(value))) {
+    if ((value | 0) !== value || value < 0) {
       this.s(String(value));
       return;
     }
-    let len = 1;
-    let limit = 10;
-    while (len < 10 && value >= limit) {
-      len++;
-      limit *= 10;
-    }
+    const len = value < 10 ? 1 : value < 100 ? 2 : value < 1e3 ? 3 : value < 1e4 ? 4 : value < 1e5 ? 5 : value < 1e6 ? 6 : value < 1e7 ? 7 : value < 1e8 ? 8 : value < 1e9 ? 9 : 10;
     if (this.pos + len > this.buf.length) this.grow(len);
     const buf = this.buf;
     let p = this.pos + len;
     let t = value;
-    do {
-      const q = (t / 10) | 0;
-      buf[--p] = 48 + t - q * 10;
+    while (t >= 100) {
+      const q = (t / 100) | 0;
+      const r = (t - q * 100) * 2;
+      buf[--p] = PAIRS[r + 1] as number;
+      buf[--p] = PAIRS[r] as number;
       t = q;
-    } while (t > 0);
+    }
+    if (t >= 10) {
+      buf[p - 1] = PAIRS[t * 2 + 1] as number;
+      buf[p - 2] = PAIRS[t * 2] as number;
+    } else {
+      buf[p - 1] = 48 + t;
+    }
     this.pos += len;
+  }
+
+  /** Makes room for `n` more bytes, for callers that write into `buf` themselves (then advance `pos`). */
+  room(n: number): void {
+    if (this.pos + n > this.buf.length) this.grow(n);
   }
 
   /** One byte. */
@@ -83,7 +98,7 @@ export class ByteWriter {
   b(bytes: Uint8Array): void {
     const n = bytes.length;
     if (this.pos + n > this.buf.length) this.grow(n);
-    if (n > 12) {
+    if (n > 24) {
       this.buf.set(bytes, this.pos);
       this.pos += n;
       return;
