@@ -6,7 +6,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
+import { request } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import { poolCounters, poolSettings } from "../../src/sandbox/server/pool.js";
+import { BATCH_RECORDS } from "../../src/sandbox/server/stream.js";
 import { ALL, open, type Api } from "./helpers.js";
 
 const defaults = { ...poolSettings };
@@ -60,6 +63,46 @@ describe("pooled streams", () => {
     expect(sha(pooled)).toBe(sha(inThread));
     const lines = pooled.toString("latin1").trimEnd().split("\n");
     expect(lines.map((l) => (JSON.parse(l) as { meta: { index: number } }).meta.index)).toEqual(lines.map((_, k) => k));
+  });
+
+  it("a client that stops reading holds the stream back (drain), then gets every byte in order", async () => {
+    // 3,000 products, ~28 MB: more than the stream's slots and the socket buffers hold.
+    const big = await open({ products: 3000, seed: 4 });
+    const batches = Math.ceil(3000 / BATCH_RECORDS.products);
+    try {
+      poolSettings.minRecords = 1;
+      const before = poolCounters.built;
+      let builtWhilePaused = 0;
+      const paused = await new Promise<Buffer>((resolve, reject) => {
+        const auth = "Basic " + Buffer.from(`${big.sandbox.keyId}:${big.sandbox.keySecret}`).toString("base64");
+        const req = request(big.sandbox.url + "/v4/products/stream", { method: "POST", headers: { authorization: auth, "content-type": "application/json" } }, (res) => {
+          const parts: Buffer[] = [];
+          res.once("data", (first: Buffer) => {
+            parts.push(first);
+            res.pause();
+            // Long enough for the socket buffers to fill and the writer to wait for 'drain'.
+            void sleep(300).then(() => {
+              builtWhilePaused = poolCounters.built - before;
+              res.on("data", (b: Buffer) => parts.push(b));
+              res.resume();
+            });
+          });
+          res.on("end", () => resolve(Buffer.concat(parts)));
+          res.on("error", reject);
+        });
+        req.on("error", reject);
+        req.end(JSON.stringify(ALL));
+      });
+      expect(builtWhilePaused).toBeGreaterThan(0);
+      expect(builtWhilePaused).toBeLessThan(batches);
+      expect(poolCounters.built - before).toBe(batches);
+      poolSettings.minRecords = Number.POSITIVE_INFINITY;
+      const inThread = await streamBytes(big, "/v4/products/stream", ALL);
+      expect(paused.length).toBeGreaterThan(20_000_000);
+      expect(sha(paused)).toBe(sha(inThread.bytes));
+    } finally {
+      await big.sandbox.close();
+    }
   });
 
   it("batches too big for their slot still arrive whole", async () => {

@@ -21,7 +21,7 @@ import { poolSettings, type Built, type LinePool } from "./pool.js";
 export const STREAM_CONTENT_TYPE = "application/x-json-stream";
 const BATCH_BYTES = 64 * 1024;
 /** Records per batch: ~300 KB of products, ~250 KB of media items. */
-const BATCH_RECORDS: Record<LineSource, number> = { products: 32, media: 256 };
+export const BATCH_RECORDS: Record<LineSource, number> = { products: 32, media: 256 };
 /**
  * Slots per worker: enough batches queued that no worker idles while this
  * thread waits for its turn on a busy machine (with 3, the pool gained
