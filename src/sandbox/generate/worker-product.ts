@@ -10,15 +10,15 @@
  * media, descriptions and leaflets of product-media.ts: the same random draws
  * in the same order, the same text. Any change there must be made here too;
  * test/sandbox/worker-product.test.ts compares both over thousands of products
- * of several seeds and fails on any difference. Helpers that return small
- * strings (productName, codesJson, pricesJson) are shared, not mirrored.
+ * of several seeds and fails on any difference. worker-codes.ts mirrors
+ * codesJson and pricesJson the same way; productName is shared.
  */
 import { CATALOGUE_NOW, DAY } from "./clock.js";
 import { factCreatedAt, factId, factReplacementIndex, factStatus, factUpdatedAt } from "./facts.js";
 import { productName, type Kind } from "./names.js";
 import { hash3, Rng } from "./prng.js";
-import { codesJson, pricesJson } from "./product-codes.js";
 import { COLORS_JSON, conservationJson, DIETARY_JSON, GALENIC_JSON, NOT_APPLICABLE, SPECIES_JSON } from "./product-extras.js";
+import { codes, prices } from "./worker-codes.js";
 import { b1, b2, COMMON, hex32, holes, LOCALES, LOCALES_JSON, n1, ProductMeta, s1, s2, type ProductBytes } from "./worker-bytes.js";
 import { descriptions, leaflets, media, type Media } from "./worker-media.js";
 import { quote, slugInto } from "./worker-text.js";
@@ -168,7 +168,7 @@ export function writeProduct(w: ByteWriter, pb: ProductBytes, i: number): void {
   const deletionRoll = rng.next();
   if (deletionRoll < 0.05) n1(w, T.deletion, CATALOGUE_NOW - rng.int(1, 700) * DAY);
   else if (deletionRoll < 0.07) n1(w, T.deletion, CATALOGUE_NOW + rng.int(1, 365) * DAY);
-  w.s(codesJson(rng, market, kind === "medicine"));
+  codes(w, rng, market, kind === "medicine");
   s1(w, T.supplier, rng.digits(6));
   const hs = kind === "medicine" ? 30049000 : food ? 21069092 : 33049900;
   n1(w, rng.chance(0.05) ? T.hsText : T.hsNumber, hs);
@@ -178,7 +178,7 @@ export function writeProduct(w: ByteWriter, pb: ProductBytes, i: number): void {
   if (market === "FR" && kind === "non_medical" && rng.chance(0.1)) s1(w, T.lppr, rng.digits(7));
   w.b(CONSERVATION_JSON.get(rng.weighted(CONSERVATION, [85, 10, 3, 2])) as Uint8Array);
   if (kind === "medicine" && !prescription && rng.chance(0.6)) n1(w, T.dispense, rng.int(1, 6));
-  w.s(pricesJson(rng, market, kind === "medicine", food));
+  prices(w, rng, market, kind === "medicine", food);
   if (market === "FR" && kind === "medicine") b1(w, T.galenic, rng.pick(GALENIC) as Uint8Array);
   const grams = rng.int(10, 900);
   const wd = rng.int(20, 120);
