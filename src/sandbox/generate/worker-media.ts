@@ -47,13 +47,19 @@ const C = {
 };
 const hex = new Uint8Array(40);
 
-/** Descriptions come from a pool of a few hundred texts: each encoded once. */
-const contents = new Map<string, Uint8Array>();
-function content(text: string): Uint8Array {
-  let bytes = contents.get(text);
-  if (!bytes) contents.set(text, (bytes = encode(text)));
-  return bytes;
-}
+/**
+ * Every description text per locale, encoded once, in descriptionHtmlJson's
+ * order: it is read with a stand-in Rng that reports the pool size and picks
+ * each index in turn, so a product draws rng.int(0, size - 1) exactly as there.
+ */
+const CONTENTS = new Map<string, Uint8Array[]>(
+  (["fr", "nl", "en", "de"] as const).map((locale) => {
+    let size = 0;
+    descriptionHtmlJson({ int: (_min: number, max: number) => ((size = max + 1), 0) } as unknown as Rng, locale);
+    const texts = Array.from({ length: size }, (_, k) => encode(descriptionHtmlJson({ int: () => k } as unknown as Rng, locale)));
+    return [locale, texts];
+  }),
+);
 
 /** formatsJson: the whole object copied at once, then the digest written into its holes. */
 function formats(w: ByteWriter, template: FormatsTemplate, seedHash: number, mediaId: number): void {
@@ -187,11 +193,12 @@ export function descriptions(w: ByteWriter, rng: Rng, m: Media, medicine: boolea
     w.b(t[4] as Uint8Array);
     for (let l = 0; l < m.locales.length; l++) {
       const locale = m.locales[l] as Locale;
+      const texts = CONTENTS.get(locale) as Uint8Array[];
       if (l > 0) w.b(C.comma);
       w.b(c[0] as Uint8Array);
       w.s(locale);
       w.b(c[1] as Uint8Array);
-      w.b(content(descriptionHtmlJson(rng, locale)));
+      w.b(texts[rng.int(0, texts.length - 1)] as Uint8Array);
       w.b(c[2] as Uint8Array);
     }
     w.b(t[5] as Uint8Array);
