@@ -7,7 +7,7 @@ import { MEDIA_ID_BASE, MEDIA_ODDITY, MEDIA_SLOTS, FRONTAL_SLOT, LINK_SLOT } fro
 import { localizedJson } from "./json.js";
 import type { Rng } from "./prng.js";
 import { descriptionHtmlJson, type Locale } from "./text.js";
-import { COMMON as C0, holes, hexInto, meta, type FormatsTemplate, type ProductBytes, type ProductMeta } from "./worker-bytes.js";
+import { COMMON as C0, holes, hexInto, LOCALES, meta, type FormatsTemplate, type ProductBytes, type ProductMeta } from "./worker-bytes.js";
 import { encode, encodeAll, type ByteWriter } from "./worker-writer.js";
 
 // Copies of product-media.ts constants (not exported there).
@@ -18,13 +18,8 @@ const DESCRIPTION_TYPES_MEDICINE = ["indication", "usage", "composition", "side_
 const DESCRIPTION_TYPES_OTHER = ["full_description", "usage", "composition", "properties"];
 
 const T = {
-  photo: holes('{"id":@,"type":"photo","photoType":"@","locales":@,"targetGroups":["public","pharmacist"],"formats":@,"visibleSides":["@"],"displayOrder":@,"organizations":@,"meta":@}'),
   frontal: holes('{"id":@,"type":"photo","photoType":"packshot","locales":@,"targetGroups":["public"],"formats":@,"visibleSides":["front"],"displayOrder":1,"meta":@}'),
   link: holes('{"id":@,"type":"link","linkType":"@","url":"@","name":@,"description":@,"available":{"from":@,"until":@},"locales":@,"targetGroups":["public"],"meta":@}'),
-  description: holes('{"id":@,"locales":@,"targetGroups":@,"type":"@","content":{@},"meta":@}'),
-  content: holes('"@":"@"'),
-  leaflet: holes('{"id":@,"locales":@,"type":"@","url":{@},"meta":@}'),
-  leafletUrl: holes('"@":"@\\/leaflets\\/@-@-@.pdf"'),
 };
 const C = {
   ...C0,
@@ -37,8 +32,6 @@ const C = {
     descriptionsNone: ',"descriptions":[]',
     descriptions: ',"descriptions":[',
     leaflets: ',"leaflets":[',
-    groupsFirst: '["public","pharmacist"]',
-    groupsOther: '["public"]',
     video: "https:\\/\\/video.sandbox.invalid\\/watch?v=",
     website: "https:\\/\\/www.sandbox.invalid\\/",
     linkName: localizedJson({ fr: "Vidéo de présentation", en: "Presentation video" }),
@@ -46,6 +39,31 @@ const C = {
   }),
 };
 const hex = new Uint8Array(40);
+
+// Constant text around small enumerations, encoded once per value: one copy instead of three.
+const PHOTO = encodeAll({ open: '{"id":', next: ',{"id":', formats: ',"targetGroups":["public","pharmacist"],"formats":', organizations: ',"organizations":', meta: ',"meta":' });
+/** `,"type":"photo","photoType":"X","locales":` by PHOTO_TYPES index, and for the first photo (a packshot). */
+const PHOTO_TYPE = PHOTO_TYPES.map((type) => encode(`,"type":"photo","photoType":"${type}","locales":`));
+const PACKSHOT = encode(',"type":"photo","photoType":"packshot","locales":');
+/** `,"visibleSides":["X"],"displayOrder":` by SIDES index. */
+const SIDE = SIDES.map((side) => encode(`,"visibleSides":["${side}"],"displayOrder":`));
+const INDEXES = (n: number) => Array.from({ length: n }, (_, k) => k);
+const PHOTO_TYPE_INDEX = INDEXES(PHOTO_TYPES.length);
+const SIDE_INDEX = INDEXES(SIDES.length);
+/** `,"targetGroups":[...],"type":"X","content":{` by groups (first description or not) and type. */
+const DESCRIPTION_TYPE = new Map(
+  [...new Set([...DESCRIPTION_TYPES_MEDICINE, ...DESCRIPTION_TYPES_OTHER, "legal_text"])].map((type) => [
+    type,
+    [true, false].map((first) => encode(`,"targetGroups":${first ? '["public","pharmacist"]' : '["public"]'},"type":"${type}","content":{`)),
+  ]),
+);
+const DESCRIPTION = encodeAll({ open: '{"id":', next: ',{"id":', locales: ',"locales":', textEnd: '"', meta: '},"meta":' });
+/** The `"fr":"` / `,"nl":"` keys of a locale list, in order. */
+const LOCALE_KEYS = new Map<readonly string[], Uint8Array[]>(Object.values(LOCALES).map((list) => [list, list.map((locale, l) => encode(`${l === 0 ? "" : ","}"${locale}":"`))]));
+const LEAFLET = encodeAll({ open: '{"id":', next: ',{"id":', locales: ',"locales":', path: "\\/leaflets\\/", meta: '},"meta":' });
+const LEAFLET_TYPE = new Map(["pil", "spc"].map((type) => [type, encode(`,"type":"${type}","url":{`)]));
+/** `-pil-fr.pdf"` by type and locale. */
+const LEAFLET_FILE = new Map(["pil", "spc"].map((type) => [type, new Map(["fr", "nl", "en", "de"].map((locale) => [locale, encode(`-${type}-${locale}.pdf"`)]))]));
 
 /**
  * Every description text per locale, encoded once, in descriptionHtmlJson's
@@ -92,29 +110,23 @@ export function media(w: ByteWriter, rng: Rng, m: Media): void {
     const photoCount = rng.chance(MEDIA_ODDITY.severalPhotos) ? rng.int(2, 6) : 1;
     // Every locale list starts with "fr".
     const locales = rng.chance(MEDIA_ODDITY.oneLocalePhoto) ? C.fr : rng.chance(MEDIA_ODDITY.untaggedPhoto) ? C.empty : m.localesJson;
-    const t = T.photo as Uint8Array[];
     for (let k = 0; k < photoCount; k++) {
       const id = base + k;
-      const photoType = k === 0 ? "packshot" : (rng.pick(PHOTO_TYPES) as string);
-      const side = k === 0 ? "front" : (rng.pick(SIDES) as string);
-      if (k > 0) w.b(C.comma);
-      w.b(t[0] as Uint8Array);
+      const type = k === 0 ? PACKSHOT : (PHOTO_TYPE[rng.pick(PHOTO_TYPE_INDEX) as number] as Uint8Array);
+      const side = SIDE[k === 0 ? 0 : (rng.pick(SIDE_INDEX) as number)] as Uint8Array;
+      w.b(k === 0 ? PHOTO.open : PHOTO.next);
       w.n(id);
-      w.b(t[1] as Uint8Array);
-      w.s(photoType);
-      w.b(t[2] as Uint8Array);
+      w.b(type);
       w.b(locales);
-      w.b(t[3] as Uint8Array);
+      w.b(PHOTO.formats);
       formats(w, m.pb.photoFormats, seedHash, id);
-      w.b(t[4] as Uint8Array);
-      w.s(side);
-      w.b(t[5] as Uint8Array);
+      w.b(side);
       w.n(k + 1);
-      w.b(t[6] as Uint8Array);
+      w.b(PHOTO.organizations);
       w.b(m.pb.organizationNames[m.owner] as Uint8Array);
-      w.b(t[7] as Uint8Array);
+      w.b(PHOTO.meta);
       meta(w, m.createdAt + rng.int(0, 86400 * 30), m.updatedAt);
-      w.b(t[8] as Uint8Array);
+      w.b(C.close);
       rng.chance(0.03); // the published draw of note()
     }
     frontal = rng.chance(MEDIA_ODDITY.frontal);
@@ -177,33 +189,24 @@ export function descriptions(w: ByteWriter, rng: Rng, m: Media, medicine: boolea
   const types = medicine ? DESCRIPTION_TYPES_MEDICINE : DESCRIPTION_TYPES_OTHER;
   const count = rng.int(1, 3) + (legal ? 1 : 0);
   const first = rng.chance(0.9) ? 0 : rng.int(0, types.length - 1);
-  const t = T.description as Uint8Array[];
-  const c = T.content as Uint8Array[];
+  const keys = LOCALE_KEYS.get(m.locales) as Uint8Array[];
   w.b(C.descriptions);
   for (let k = 0; k < count; k++) {
-    if (k > 0) w.b(C.comma);
-    w.b(t[0] as Uint8Array);
+    w.b(k === 0 ? DESCRIPTION.open : DESCRIPTION.next);
     w.n(500000 + m.index * 8 + k);
-    w.b(t[1] as Uint8Array);
+    w.b(DESCRIPTION.locales);
     w.b(m.localesJson);
-    w.b(t[2] as Uint8Array);
-    w.b(k === 0 ? C.groupsFirst : C.groupsOther);
-    w.b(t[3] as Uint8Array);
-    w.s(legal && k === count - 1 ? "legal_text" : (types[(first + k) % types.length] as string));
-    w.b(t[4] as Uint8Array);
+    const type = legal && k === count - 1 ? "legal_text" : (types[(first + k) % types.length] as string);
+    w.b((DESCRIPTION_TYPE.get(type) as Uint8Array[])[k === 0 ? 0 : 1] as Uint8Array);
     for (let l = 0; l < m.locales.length; l++) {
-      const locale = m.locales[l] as Locale;
-      const texts = CONTENTS.get(locale) as Uint8Array[];
-      if (l > 0) w.b(C.comma);
-      w.b(c[0] as Uint8Array);
-      w.s(locale);
-      w.b(c[1] as Uint8Array);
+      const texts = CONTENTS.get(m.locales[l] as Locale) as Uint8Array[];
+      w.b(keys[l] as Uint8Array);
       w.b(texts[rng.int(0, texts.length - 1)] as Uint8Array);
-      w.b(c[2] as Uint8Array);
+      w.b(DESCRIPTION.textEnd);
     }
-    w.b(t[5] as Uint8Array);
+    w.b(DESCRIPTION.meta);
     m.meta.write(w);
-    w.b(t[6] as Uint8Array);
+    w.b(C.close);
   }
   w.b(C.end);
 }
@@ -211,38 +214,27 @@ export function descriptions(w: ByteWriter, rng: Rng, m: Media, medicine: boolea
 /** leafletsJson, draw for draw. */
 export function leaflets(w: ByteWriter, rng: Rng, m: Media): void {
   const kinds = rng.chance(0.4) ? ["pil", "spc"] : ["pil"];
-  const t = T.leaflet as Uint8Array[];
-  const u = T.leafletUrl as Uint8Array[];
+  const keys = LOCALE_KEYS.get(m.locales) as Uint8Array[];
   w.b(C.leaflets);
   kinds.forEach((type, k) => {
     const id = 900000 + m.index * 2 + k;
     const digest = hexInto(hex, m.pb.ctx.seedHash, id).subarray(0, 16);
-    if (k > 0) w.b(C.comma);
-    w.b(t[0] as Uint8Array);
+    const files = LEAFLET_FILE.get(type) as Map<string, Uint8Array>;
+    w.b(k === 0 ? LEAFLET.open : LEAFLET.next);
     w.n(id);
-    w.b(t[1] as Uint8Array);
+    w.b(LEAFLET.locales);
     w.b(m.localesJson);
-    w.b(t[2] as Uint8Array);
-    w.s(type);
-    w.b(t[3] as Uint8Array);
+    w.b(LEAFLET_TYPE.get(type) as Uint8Array);
     m.locales.forEach((locale, l) => {
-      if (l > 0) w.b(C.comma);
-      w.b(u[0] as Uint8Array);
-      w.s(locale);
-      w.b(u[1] as Uint8Array);
+      w.b(keys[l] as Uint8Array);
       w.b(m.pb.base);
-      w.b(u[2] as Uint8Array);
+      w.b(LEAFLET.path);
       w.b(digest);
-      w.b(u[3] as Uint8Array);
-      w.s(type);
-      w.b(u[4] as Uint8Array);
-      w.s(locale);
-      w.b(u[5] as Uint8Array);
+      w.b(files.get(locale) as Uint8Array);
     });
-    w.b(t[4] as Uint8Array);
+    w.b(LEAFLET.meta);
     m.meta.write(w);
-    w.b(t[5] as Uint8Array);
+    w.b(C.close);
   });
   w.b(C.end);
 }
-

@@ -37,7 +37,6 @@ const T = {
   replacement: holes(',"replacement":"@"'),
   seoFirst: holes('"@":"@"'),
   seoNext: holes(',"@":"@"'),
-  flags: holes(',"prescription":@,"requiresLegalText":@,"isANutritionSupplement":@,"biocide":"@"'),
   deletion: holes(',"officialDeletionAt":@'),
   supplier: holes(',"supplierReference":"REF-@"'),
   hsText: holes(',"hsCode":"@"'),
@@ -50,8 +49,8 @@ const T = {
   galenic: holes(',"franceGalenicShape":[@]'),
   sizeKg: holes(',"weight":@,"weightWithUnit":{"value":@,"unit":"kg"},"width":@,"length":@,"depth":@,"widthWithUnit":{"value":@,"unit":"mm"},"lengthWithUnit":{"value":@,"unit":"mm"},"depthWithUnit":{"value":@,"unit":"mm"}'),
   sizeG: holes(',"weight":@,"weightWithUnit":{"value":@,"unit":"g"},"width":@,"length":@,"depth":@,"widthWithUnit":{"value":@,"unit":"mm"},"lengthWithUnit":{"value":@,"unit":"mm"},"depthWithUnit":{"value":@,"unit":"mm"}'),
-  packageMl: holes(',"packageContent":"@ ml","packageQuantity":@,"packagingUnit":"@","popularity":@'),
-  packagePc: holes(',"packageContent":"@ pc","packageQuantity":@,"packagingUnit":"@","popularity":@'),
+  packageMl: holes(',"packageContent":"@ ml","packageQuantity":@'),
+  packagePc: holes(',"packageContent":"@ pc","packageQuantity":@'),
   atc: holes(',"atc":"@","atcCategory":["@"]'),
   notApplicable: holes(',"notApplicableField":["@"]'),
   publicCategories: holes(',"publicCategories":[@]'),
@@ -90,6 +89,20 @@ const DIETARY = DIETARY_JSON.map(encode);
 const COLORS = COLORS_JSON.map(encode);
 const SPECIES = SPECIES_JSON.map((s) => encode(s.json));
 const bool = (b: boolean) => (b ? C.true : C.false);
+/** The four flags together, by prescription (18), legal text (9), supplement (3: true, null, false) and biocide (yes, unknown, no). */
+const FLAGS: Uint8Array[] = [];
+for (const prescription of ["false", "true"]) {
+  for (const legal of ["false", "true"]) {
+    for (const supplement of ["true", "null", "false"]) {
+      for (const biocide of ["yes", "unknown", "no"]) {
+        FLAGS.push(encode(`,"prescription":${prescription},"requiresLegalText":${legal},"isANutritionSupplement":${supplement},"biocide":"${biocide}"`));
+      }
+    }
+  }
+}
+/** `,"packagingUnit":"X","popularity":` by PACKAGING index. */
+const PACKAGING_UNIT = PACKAGING.map((unit) => encode(`,"packagingUnit":"${unit}","popularity":`));
+const PACKAGING_INDEX = PACKAGING.map((_, k) => k);
 
 /** weight, the three dimensions, and each with its unit. */
 function size(w: ByteWriter, t: Uint8Array[], grams: number, value: number, wd: number, ln: number, dp: number): void {
@@ -153,18 +166,9 @@ export function writeProduct(w: ByteWriter, pb: ProductBytes, i: number): void {
   if (rng.chance(0.1)) w.b(C.shortDescription);
   const prescription = kind === "medicine" && rng.chance(0.4);
   const legal = kind === "medicine" && rng.chance(0.3);
-  const supplement = food ? C.true : rng.chance(0.1) ? C.null : C.false;
-  const biocide = kind === "non_medical" && rng.chance(0.05) ? "yes" : rng.chance(0.1) ? "unknown" : "no";
-  const flags = T.flags;
-  w.b(flags[0] as Uint8Array);
-  w.b(bool(prescription));
-  w.b(flags[1] as Uint8Array);
-  w.b(bool(legal));
-  w.b(flags[2] as Uint8Array);
-  w.b(supplement);
-  w.b(flags[3] as Uint8Array);
-  w.s(biocide);
-  w.b(flags[4] as Uint8Array);
+  const supplement = food ? 0 : rng.chance(0.1) ? 1 : 2;
+  const biocide = kind === "non_medical" && rng.chance(0.05) ? 0 : rng.chance(0.1) ? 1 : 2;
+  w.b(FLAGS[(prescription ? 18 : 0) + (legal ? 9 : 0) + supplement * 3 + biocide] as Uint8Array);
   const deletionRoll = rng.next();
   if (deletionRoll < 0.05) n1(w, T.deletion, CATALOGUE_NOW - rng.int(1, 700) * DAY);
   else if (deletionRoll < 0.07) n1(w, T.deletion, CATALOGUE_NOW + rng.int(1, 365) * DAY);
@@ -189,18 +193,15 @@ export function writeProduct(w: ByteWriter, pb: ProductBytes, i: number): void {
   const ml = kind === "non_medical";
   const amount = ml ? rng.int(1, 20) * 25 : rng.int(1, 10) * 10;
   const quantity = rng.int(1, 3);
-  const unit = rng.pick(PACKAGING) as string;
+  const unit = PACKAGING_UNIT[rng.pick(PACKAGING_INDEX) as number] as Uint8Array;
   const popularity = rng.int(1, 5);
   const pack = ml ? T.packageMl : T.packagePc;
   w.b(pack[0] as Uint8Array);
   w.n(amount);
   w.b(pack[1] as Uint8Array);
   w.n(quantity);
-  w.b(pack[2] as Uint8Array);
-  w.s(unit);
-  w.b(pack[3] as Uint8Array);
+  w.b(unit);
   w.n(popularity);
-  w.b(pack[4] as Uint8Array);
   if (atc) s2(w, T.atc, atc, atc);
   if (rng.chance(0.2)) s1(w, T.notApplicable, rng.pick(NOT_APPLICABLE) as string);
   else w.b(C.notApplicableNone);
@@ -247,7 +248,7 @@ export function writeProduct(w: ByteWriter, pb: ProductBytes, i: number): void {
   const owner = ownerId - (ref.organizations[0]?.id as number);
   const secondOrganization = rng.chance(0.15) ? (pb.organizationAfter[rng.int(24, 39)] as Uint8Array) : C.none;
   const ingredients = ingredient >= 0 ? (pb.ingredient[ingredient] as Uint8Array) : C.none;
-  const species: number = kind === "veterinary_medicine" ? 1 : biocide === "yes" ? 2 : rng.chance(0.02) ? 3 : rng.chance(0.85) ? 0 : -1;
+  const species: number = kind === "veterinary_medicine" ? 1 : biocide === 0 ? 2 : rng.chance(0.02) ? 3 : rng.chance(0.85) ? 0 : -1;
   const organizations = pb.organization[owner] as Uint8Array;
   const extras = [dietary, colors, deleted, organizations, secondOrganization, ingredients, species >= 0 ? (SPECIES[species] as Uint8Array) : C.none];
   for (let k = 0; k < extras.length; k++) {
