@@ -78,8 +78,18 @@ function vatPercent(rng: Rng, market: "BE" | "FR", medicine: boolean, reimbursed
 
 const CODE_ACTE: Record<number, string> = { 100: "PH1", 65: "PH7", 30: "PH4", 15: "PH2" };
 
-/** vat, prices and (FR) reimbursement members; returns the JSON and whether the product has a public price. */
-export function pricesJson(rng: Rng, market: "BE" | "FR", medicine: boolean, food: boolean): string {
+/** Every random draw of a product's prices, in one order, shared by the JSON and the byte writers. */
+export interface PriceDraw {
+  wireVat: number;
+  publicPrice: number;
+  showPublicPrice: boolean;
+  manufacturerPrice: number;
+  pharmacistPrice: number | undefined;
+  /** Reimbursement rate of a reimbursed (FR medicine) product. */
+  rate: number | undefined;
+}
+
+export function drawPrices(rng: Rng, market: "BE" | "FR", medicine: boolean, food: boolean): PriceDraw {
   const reimbursed = market === "FR" && medicine && rng.chance(0.5);
   const vat = vatPercent(rng, market, medicine, reimbursed, food);
   const scale = rng.next();
@@ -87,12 +97,20 @@ export function pricesJson(rng: Rng, market: "BE" | "FR", medicine: boolean, foo
     scale < CODE_ODDITY.vatFraction ? Math.round(vat * 10) / 1000 : scale < CODE_ODDITY.vatFraction + CODE_ODDITY.vatHundredfold ? Math.round(vat * 100) : vat;
   const publicPrice = rng.int(medicine ? 299 : 399, medicine ? 2999 : 5999);
   const net = publicPrice / (1 + vat / 100);
+  const showPublicPrice = !rng.chance(CODE_ODDITY.noPublicPrice);
+  const pharmacistPrice = rng.chance(0.7) ? Math.round(net * 0.72) : undefined;
+  const rate = reimbursed ? rng.pick([15, 30, 65, 100]) : undefined;
+  return { wireVat, publicPrice, showPublicPrice, manufacturerPrice: Math.round(net * 0.62), pharmacistPrice, rate };
+}
+
+/** vat, prices and (FR) reimbursement members, as JSON. */
+export function pricesJson(rng: Rng, market: "BE" | "FR", medicine: boolean, food: boolean): string {
+  const { wireVat, publicPrice, showPublicPrice, manufacturerPrice, pharmacistPrice, rate } = drawPrices(rng, market, medicine, food);
   let out = `,"vat":${wireVat}`;
-  if (!rng.chance(CODE_ODDITY.noPublicPrice)) out += `,"publicPrice":${publicPrice}`;
-  out += `,"manufacturerPrice":${Math.round(net * 0.62)}`;
-  if (rng.chance(0.7)) out += `,"pharmacistPrice":${Math.round(net * 0.72)}`;
-  if (reimbursed) {
-    const rate = rng.pick([15, 30, 65, 100]);
+  if (showPublicPrice) out += `,"publicPrice":${publicPrice}`;
+  out += `,"manufacturerPrice":${manufacturerPrice}`;
+  if (pharmacistPrice !== undefined) out += `,"pharmacistPrice":${pharmacistPrice}`;
+  if (rate !== undefined) {
     out += `,"tfrPrice":${publicPrice},"ttcPrice":${publicPrice},"reimbursementRate":${rate},"patientContribution":${Math.round(publicPrice * (1 - rate / 100))}`;
     out += `,"codeActe":"${CODE_ACTE[rate]}","rateOfReimbursement":${rate}`;
   } else if (market === "FR") {

@@ -4,7 +4,7 @@
  * worker-product.ts; test/sandbox/worker-product.test.ts compares them).
  * Codes are arrays of digits here, never strings.
  */
-import { CODE_ODDITY } from "./product-codes.js";
+import { CODE_ODDITY, drawPrices } from "./product-codes.js";
 import type { Rng } from "./prng.js";
 import { holes } from "./worker-bytes.js";
 import { encodeAll, type ByteWriter } from "./worker-writer.js";
@@ -27,7 +27,6 @@ const T = {
 };
 const C = encodeAll({ quote: '"', phn: ',"codeActe":"PHN"', pan: ',"codeActe":"PAN"' });
 const CODE_ACTE: Record<number, string> = { 100: "PH1", 65: "PH7", 30: "PH4", 15: "PH2" };
-const RATES = [15, 30, 65, 100];
 const digitsOf = (text: string) => Array.from(text, (c) => c.charCodeAt(0) - 48);
 const PREFIX = { be8: digitsOf("54"), fr8: digitsOf("30"), upc: digitsOf("0"), cip: digitsOf("34009"), acl: digitsOf("34015") };
 
@@ -138,33 +137,20 @@ export function codes(w: ByteWriter, rng: Rng, market: "BE" | "FR", medicine: bo
   }
 }
 
-function vatPercent(rng: Rng, market: "BE" | "FR", medicine: boolean, reimbursed: boolean, food: boolean): number {
-  if (market === "BE") return medicine || (food && rng.chance(0.5)) ? 6 : 21;
-  if (medicine) return reimbursed ? 2.1 : 10;
-  return food ? 5.5 : 20;
-}
-
 function member(w: ByteWriter, t: Uint8Array[], value: number): void {
   w.b(t[0] as Uint8Array);
   w.n(value);
   w.b(t[1] as Uint8Array);
 }
 
-/** pricesJson, draw for draw. */
+/** pricesJson as bytes: the same draws (drawPrices), written without strings. */
 export function prices(w: ByteWriter, rng: Rng, market: "BE" | "FR", medicine: boolean, food: boolean): void {
-  const reimbursed = market === "FR" && medicine && rng.chance(0.5);
-  const vat = vatPercent(rng, market, medicine, reimbursed, food);
-  const scale = rng.next();
-  const wireVat =
-    scale < CODE_ODDITY.vatFraction ? Math.round(vat * 10) / 1000 : scale < CODE_ODDITY.vatFraction + CODE_ODDITY.vatHundredfold ? Math.round(vat * 100) : vat;
-  const publicPrice = rng.int(medicine ? 299 : 399, medicine ? 2999 : 5999);
-  const net = publicPrice / (1 + vat / 100);
+  const { wireVat, publicPrice, showPublicPrice, manufacturerPrice, pharmacistPrice, rate } = drawPrices(rng, market, medicine, food);
   member(w, T.vat, wireVat);
-  if (!rng.chance(CODE_ODDITY.noPublicPrice)) member(w, T.publicPrice, publicPrice);
-  member(w, T.manufacturerPrice, Math.round(net * 0.62));
-  if (rng.chance(0.7)) member(w, T.pharmacistPrice, Math.round(net * 0.72));
-  if (reimbursed) {
-    const rate = rng.pick(RATES) as number;
+  if (showPublicPrice) member(w, T.publicPrice, publicPrice);
+  member(w, T.manufacturerPrice, manufacturerPrice);
+  if (pharmacistPrice !== undefined) member(w, T.pharmacistPrice, pharmacistPrice);
+  if (rate !== undefined) {
     const t = T.reimbursed as Uint8Array[];
     const values = [publicPrice, publicPrice, rate, Math.round(publicPrice * (1 - rate / 100))];
     for (let k = 0; k < 4; k++) {
