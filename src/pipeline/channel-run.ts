@@ -12,26 +12,20 @@
 import { join } from "node:path";
 import type { LoadedChannel } from "../config/types.js";
 import type { Product } from "../catalogue/schemas/product.js";
-import { compileChannel, type CompiledChannel } from "../mapping/compile.js";
 import type { MappingContext } from "../mapping/context.js";
-import { mapProduct } from "../mapping/map-product.js";
 import { AtomicOutput } from "../publish/atomic-output.js";
 import { ExclusionReport, REPORTS_DIR } from "../publish/exclusion-report.js";
 import { evaluateGate } from "../publish/gate.js";
 import type { ChannelEntry, LiveFile } from "../publish/manifest.js";
 import { WRITERS } from "../writers/registry.js";
-import type { FeedMeta, FeedWriter } from "../writers/types.js";
-import { isDataQualityReason, type Reason, type WarningCode } from "../mapping/reasons.js";
+import type { FeedMeta } from "../writers/types.js";
+import type { Reason, WarningCode } from "../mapping/reasons.js";
 import type { FeedItem } from "../mapping/feed-item.js";
-import { selectImageSources } from "../mapping/photos.js";
 import { applyImages } from "../images/apply.js";
 import { ImagePipeline, type ChannelImages, type ImageOutcome } from "../images/pipeline.js";
 import { OrderedQueue } from "../images/queue.js";
+import { addTally, ChannelMapper, type MappedForImages, type Tally } from "./channel-mapper.js";
 import { checkSample, SAMPLE_ROWS } from "./sample-check.js";
-
-function bump(counts: Record<string, number>, key: string): void {
-  counts[key] = (counts[key] ?? 0) + 1;
-}
 
 /** A product of an image-processing channel, waiting in the FIFO for its images. */
 type PendingRow =
@@ -45,6 +39,21 @@ interface ImageProcessing {
   queue: OrderedQueue<PendingRow>;
 }
 
+/** One channel's share of a batch mapped by a worker thread (see shard/). */
+export interface ChannelPart {
+  /** The batch's rows, UTF-8. */
+  rows?: Uint8Array;
+  /** The batch's report lines, UTF-8. */
+  report?: Uint8Array;
+  tally: Tally;
+  /** The batch's first rows, for the sample check. */
+  sample: string[];
+  /** An image-processing channel's products, mapped, in catalogue order (no rows or report lines then). */
+  mapped?: MappedForImages[];
+  /** The channel failed in the worker (a writer that threw). */
+  failed?: string;
+}
+
 export interface FinishOptions {
   /** The file being served now (from the last manifest). */
   live: LiveFile | null;
@@ -55,17 +64,11 @@ export interface FinishOptions {
 
 export class ChannelRun {
   readonly channel: LoadedChannel;
-  private readonly compiled: CompiledChannel;
-  private readonly writer: FeedWriter;
+  private readonly mapper: ChannelMapper;
   private readonly out: AtomicOutput;
   private readonly report: ExclusionReport;
   private readonly header: string;
   private readonly sample: string[] = [];
-  private items = 0;
-  private rejected = 0;
-  private readonly excluded: Record<string, number> = {};
-  private readonly warnings: Record<string, number> = {};
-  private readonly fallbacks: Record<string, number> = {};
   private failure: Error | undefined;
   private aborted = false;
   private readonly processing: ImageProcessing | undefined;
@@ -73,11 +76,10 @@ export class ChannelRun {
   /** `images` is the run's image pipeline; only channels with `images.process` use it. */
   constructor(channel: LoadedChannel, outputDir: string, meta: FeedMeta, images?: ImagePipeline) {
     this.channel = channel;
-    this.compiled = compileChannel(channel.mapping, channel.name);
-    this.writer = WRITERS[channel.format].create(channel.layout, meta);
+    this.mapper = new ChannelMapper({ name: channel.name, mapping: channel.mapping, layout: channel.layout, format: channel.format, meta });
     this.out = new AtomicOutput(join(outputDir, channel.outputFile), { gzip: channel.gzip });
     this.report = new ExclusionReport(join(outputDir, REPORTS_DIR, `${channel.name}.csv`));
-    this.header = this.writer.header();
+    this.header = this.mapper.writer.header();
     this.out.write(this.header);
     const process = channel.mapping.images.process;
     if (process && images) {
@@ -90,48 +92,57 @@ export class ChannelRun {
     return this.failure;
   }
 
+  /** For an image-processing channel, how many photos after the first an item keeps; undefined otherwise. */
+  get imagesMaxAdditional(): number | undefined {
+    return this.processing?.channel.settings.maxAdditional;
+  }
+
   /**
    * Maps and writes one product; returns a promise only when the disk is behind
    * (or, for an image-processing channel, when its FIFO of waiting rows is full).
    */
   add(product: Product, context: MappingContext): Promise<void> | undefined {
     if (this.failure) return undefined;
-    if (this.processing) return this.addWithImages(product, context, this.processing);
     try {
-      const result = mapProduct(product, this.compiled, context);
-      if (!result.ok) return this.exclude(product.id, result.reasons);
-      return this.write(result.item, result.warnings, result.fallbacks);
+      if (this.processing) return this.addMapped(this.mapper.mapForImages(product, context, this.processing.channel.settings.maxAdditional));
+      const outcome = this.mapper.map(product, context);
+      if (outcome.row === undefined) return this.guard(this.report.addLine(outcome.report));
+      this.keepSample(outcome.row);
+      return this.guard(this.out.write(outcome.row));
     } catch (error) {
       this.fail(error);
       return undefined;
     }
   }
 
-  private exclude(id: string, reasons: Reason[]): Promise<void> | undefined {
-    const code = reasons[0]?.code ?? "MAPPING_ERROR";
-    bump(this.excluded, code);
-    if (isDataQualityReason(code)) this.rejected++;
-    return this.guard(this.report.add(id, reasons));
+  /** Writes a worker's share of a batch, in catalogue order. */
+  async addPart(part: ChannelPart): Promise<void> {
+    if (this.failure) return;
+    if (part.failed !== undefined) return this.fail(new Error(part.failed));
+    if (part.mapped) {
+      for (const mapped of part.mapped) {
+        const pending = this.addMapped(mapped);
+        if (pending) await pending;
+      }
+      return;
+    }
+    addTally(this.mapper.tally, part.tally);
+    for (const row of part.sample) this.keepSample(row);
+    const pending = [part.rows && this.guard(this.out.writeBytes(part.rows)), part.report && this.guard(this.report.addBytes(part.report))];
+    await Promise.all(pending);
   }
 
-  private write(item: FeedItem, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>): Promise<void> | undefined {
-    for (const warning of warnings) bump(this.warnings, warning.code);
-    for (const [field, locale] of Object.entries(fallbacks)) bump(this.fallbacks, `${field}:${locale}`);
-    const row = this.writer.row(item);
+  private keepSample(row: string): void {
     if (this.sample.length < SAMPLE_ROWS) this.sample.push(row);
-    this.items++;
-    return this.guard(this.out.write(row));
   }
 
-  /** Maps now, queues the row behind its image jobs (started now); cache hits are written at once. */
-  private addWithImages(product: Product, context: MappingContext, processing: ImageProcessing): Promise<void> | undefined {
-    const { pipeline, channel, queue } = processing;
+  /** Queues a mapped product behind its image jobs (started now); cache hits are written at once. */
+  private addMapped({ id, result, sources }: MappedForImages): Promise<void> | undefined {
+    const { pipeline, channel, queue } = this.processing!;
     try {
-      const result = mapProduct(product, this.compiled, context);
-      if (!result.ok) return queue.push({ kind: "excluded", id: product.id, reasons: result.reasons });
-      const sources = selectImageSources(product, this.compiled.images).slice(0, 1 + channel.settings.maxAdditional);
+      if (!result.ok) return queue.push({ kind: "excluded", id, reasons: result.reasons });
       const item: FeedItem = { ...result.item, imageSources: sources };
-      const row = (images: ImageOutcome[]): PendingRow => ({ kind: "item", id: product.id, item, warnings: result.warnings, fallbacks: result.fallbacks, images });
+      const row = (images: ImageOutcome[]): PendingRow => ({ kind: "item", id, item, warnings: result.warnings, fallbacks: result.fallbacks, images });
       const images = pipeline.item(sources, channel);
       if (!(images instanceof Promise)) return queue.push(row(images));
       return queue.push(images.then(row, (error: unknown): PendingRow => ({ kind: "error", error })));
@@ -146,10 +157,12 @@ export class ChannelRun {
     if (this.failure || this.aborted) return undefined;
     try {
       if (row.kind === "error") throw row.error;
-      if (row.kind === "excluded") return this.exclude(row.id, row.reasons);
+      if (row.kind === "excluded") return this.guard(this.report.addLine(this.mapper.exclusion(row.id, row.reasons)));
       const applied = applyImages(row.item, row.images, this.processing!.channel.settings.onError);
-      if (!applied.ok) return this.exclude(row.id, [applied.reason]);
-      return this.write(applied.item, [...row.warnings, ...applied.warnings], row.fallbacks);
+      if (!applied.ok) return this.guard(this.report.addLine(this.mapper.exclusion(row.id, [applied.reason])));
+      const text = this.mapper.row(applied.item, [...row.warnings, ...applied.warnings], row.fallbacks);
+      this.keepSample(text);
+      return this.guard(this.out.write(text));
     } catch (error) {
       this.fail(error);
       return undefined;
@@ -170,6 +183,7 @@ export class ChannelRun {
   async finish(options: FinishOptions): Promise<ChannelEntry> {
     // Rows still waiting for images belong to this run's file.
     await this.processing?.queue.drain();
+    const tally = this.mapper.tally;
     const base = {
       name: this.channel.name,
       preset: this.channel.preset.name,
@@ -177,10 +191,10 @@ export class ChannelRun {
       format: this.channel.format,
       contentType: WRITERS[this.channel.format].contentType,
       file: this.channel.outputFile,
-      items: this.items,
-      excluded: this.excluded,
-      warnings: this.warnings,
-      fallbacks: this.fallbacks,
+      items: tally.items,
+      excluded: tally.excluded,
+      warnings: tally.warnings,
+      fallbacks: tally.fallbacks,
       report: `${REPORTS_DIR}/${this.channel.name}.csv`,
     };
     const notPublished = (reason: string, bytes = 0, sha256 = ""): ChannelEntry => ({ ...base, bytes, sha256, published: reason, live: options.live });
@@ -188,7 +202,7 @@ export class ChannelRun {
     if (this.failure) return notPublished(`failed: ${this.failure.message}`);
     let stats;
     try {
-      const footer = this.writer.footer();
+      const footer = this.mapper.writer.footer();
       this.out.write(footer);
       stats = await this.out.finish();
       const problem = checkSample(this.channel.layout.spec, this.header, this.sample, footer);
@@ -201,7 +215,7 @@ export class ChannelRun {
       await this.abort();
       return notPublished("dry run", stats.bytes, stats.sha256);
     }
-    const verdict = evaluateGate({ items: this.items, rejected: this.rejected, liveItems: options.live?.items }, this.channel.gate, options.force);
+    const verdict = evaluateGate({ items: tally.items, rejected: tally.rejected, liveItems: options.live?.items }, this.channel.gate, options.force);
     try {
       // The report describes this run whatever the gate says: it is what the catalogue team fixes.
       await this.report.publish();
@@ -217,7 +231,7 @@ export class ChannelRun {
     }
     const live: LiveFile = {
       file: this.channel.outputFile,
-      items: this.items,
+      items: tally.items,
       bytes: stats.bytes,
       sha256: stats.sha256,
       publishedAt: options.publishedAt,

@@ -12,6 +12,12 @@ export const REPORTS_DIR = "reports";
 
 export const REPORT_COLUMNS = ["id", "reason", "detail", "other_reasons"] as const;
 
+/** A report's CSV line for one excluded product: the first reason is the one counted; the others are listed for the reader. */
+export function exclusionLine(line: (cells: string[]) => string, productId: string, reasons: readonly Reason<string>[]): string {
+  const [first, ...others] = reasons;
+  return line([productId, first?.code ?? "", first?.detail ?? "", others.map((r) => r.code).join("|")]);
+}
+
 export class ExclusionReport {
   private readonly out: AtomicOutput;
   /** One csv-stringify instance per report: a run writes a row per excluded product per channel. */
@@ -22,10 +28,18 @@ export class ExclusionReport {
     this.out.write(this.line([...REPORT_COLUMNS]));
   }
 
-  /** The first reason is the one counted; the others are listed for the reader. */
   add(productId: string, reasons: readonly Reason<string>[]): Promise<void> | undefined {
-    const [first, ...others] = reasons;
-    return this.out.write(this.line([productId, first?.code ?? "", first?.detail ?? "", others.map((r) => r.code).join("|")]));
+    return this.out.write(exclusionLine(this.line, productId, reasons));
+  }
+
+  /** A line made by exclusionLine(). */
+  addLine(line: string): Promise<void> | undefined {
+    return this.out.write(line);
+  }
+
+  /** Lines made by exclusionLine() elsewhere (a worker thread), UTF-8. */
+  addBytes(lines: Uint8Array): Promise<void> | undefined {
+    return this.out.writeBytes(lines);
   }
 
   async publish(): Promise<void> {

@@ -11,10 +11,9 @@
  * worker dies turns itself off for good: its pending batches reject, and the
  * writer builds them in-thread, so a stream never fails for that.
  */
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { workerEntry } from "../../worker-entry.js";
 import type { Catalogue } from "../generate/catalogue.js";
 import type { BatchAnswer, BatchRequest } from "../generate/worker.js";
 import type { LineSource } from "../generate/worker-lines.js";
@@ -64,20 +63,6 @@ interface Pending {
 interface Member {
   worker: Worker;
   pending: Map<number, Pending>;
-}
-
-/**
- * How to start the worker. A .js worker (dist) starts as is. A .ts worker
- * (src, under tsx or vitest) needs a TypeScript loader in its own thread:
- * on Node 20 neither --import in execArgv nor the main thread's hooks reach a
- * worker, so a small bootstrap registers tsx's ESM hooks, then imports it.
- */
-function workerEntry(url: URL): { entry: string | URL; eval: boolean } {
-  if (!url.pathname.endsWith(".ts")) return { entry: url, eval: false };
-  // tsx's package exports point "." at dist/loader.mjs; its ESM API sits beside it.
-  const tsxApi = new URL("./esm/api/index.mjs", pathToFileURL(createRequire(import.meta.url).resolve("tsx"))).href;
-  const code = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(url.href)}); });`;
-  return { entry: code, eval: true };
 }
 
 export class LinePool {

@@ -1,0 +1,108 @@
+/**
+ * What one channel does with one product, wherever it runs (the main thread, or
+ * a worker thread of a sharded run, see shard/): map, then render the feed row
+ * or the exclusion report's line, and count. No I/O: the caller writes the text.
+ */
+import type { Product } from "../catalogue/schemas/product.js";
+import { compileChannel, type CompiledChannel } from "../mapping/compile.js";
+import type { MappingContext } from "../mapping/context.js";
+import type { FeedItem, ImageSource } from "../mapping/feed-item.js";
+import { mapProduct, type MapResult } from "../mapping/map-product.js";
+import { selectImageSources } from "../mapping/photos.js";
+import { isDataQualityReason, type Reason, type WarningCode } from "../mapping/reasons.js";
+import type { ChannelMapping } from "../mapping/settings.js";
+import { exclusionLine } from "../publish/exclusion-report.js";
+import { rowStringifier } from "../writers/csv.js";
+import type { LoadedLayout, OutputFormat } from "../writers/layout.js";
+import { WRITERS } from "../writers/registry.js";
+import type { FeedMeta, FeedWriter } from "../writers/types.js";
+
+/** A channel's counts; a sharded run adds up those of its workers. */
+export interface Tally {
+  items: number;
+  /** Exclusions for bad data (the publish gate's rejection rate). */
+  rejected: number;
+  excluded: Record<string, number>;
+  warnings: Record<string, number>;
+  /** "field:locale" -> items that took that field from a fallback locale. */
+  fallbacks: Record<string, number>;
+}
+
+export function emptyTally(): Tally {
+  return { items: 0, rejected: 0, excluded: {}, warnings: {}, fallbacks: {} };
+}
+
+function bump(counts: Record<string, number>, key: string, by = 1): void {
+  counts[key] = (counts[key] ?? 0) + by;
+}
+
+export function addTally(into: Tally, from: Tally): void {
+  into.items += from.items;
+  into.rejected += from.rejected;
+  for (const key of ["excluded", "warnings", "fallbacks"] as const) {
+    for (const [k, n] of Object.entries(from[key])) bump(into[key], k, n);
+  }
+}
+
+/** What a channel needs to map and render; plain data, so that it crosses to a worker thread. */
+export interface MapperSpec {
+  name: string;
+  mapping: ChannelMapping;
+  layout: LoadedLayout;
+  format: OutputFormat;
+  meta: FeedMeta;
+}
+
+/** A product of an image-processing channel: mapped, with the photos its image jobs start from. */
+export interface MappedForImages {
+  id: string;
+  result: MapResult;
+  sources: ImageSource[];
+}
+
+/** The row of an item, or the report line of an exclusion. */
+export type Outcome = { row: string; report?: undefined } | { row?: undefined; report: string };
+
+export class ChannelMapper {
+  readonly compiled: CompiledChannel;
+  readonly writer: FeedWriter;
+  tally: Tally = emptyTally();
+  /** One csv-stringify instance per report: a run writes a line per excluded product per channel. */
+  private readonly reportLine = rowStringifier({});
+
+  constructor(spec: MapperSpec) {
+    this.compiled = compileChannel(spec.mapping, spec.name);
+    this.writer = WRITERS[spec.format].create(spec.layout, spec.meta);
+  }
+
+  /** Maps and renders; a writer that throws (a broken custom template) throws here. */
+  map(product: Product, context: MappingContext): Outcome {
+    const result = mapProduct(product, this.compiled, context);
+    if (!result.ok) return { report: this.exclusion(product.id, result.reasons) };
+    return { row: this.row(result.item, result.warnings, result.fallbacks) };
+  }
+
+  /** Maps only: the row waits for the images (at most 1 + maxAdditional photos). */
+  mapForImages(product: Product, context: MappingContext, maxAdditional: number): MappedForImages {
+    const result = mapProduct(product, this.compiled, context);
+    const sources = result.ok ? selectImageSources(product, this.compiled.images).slice(0, 1 + maxAdditional) : [];
+    return { id: product.id, result, sources };
+  }
+
+  /** Counts an exclusion; returns its report line. */
+  exclusion(id: string, reasons: readonly Reason[]): string {
+    const code = reasons[0]?.code ?? "MAPPING_ERROR";
+    bump(this.tally.excluded, code);
+    if (isDataQualityReason(code)) this.tally.rejected++;
+    return exclusionLine(this.reportLine, id, reasons);
+  }
+
+  /** Counts an item; returns its row. */
+  row(item: FeedItem, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>): string {
+    const row = this.writer.row(item);
+    for (const warning of warnings) bump(this.tally.warnings, warning.code);
+    for (const field in fallbacks) bump(this.tally.fallbacks, `${field}:${fallbacks[field]}`);
+    this.tally.items++;
+    return row;
+  }
+}
