@@ -49,6 +49,21 @@ function idOf(result: unknown): string | number | undefined {
   return typeof id === "string" || typeof id === "number" ? id : undefined;
 }
 
+/** The envelope as the service writes it: meta first, total then index (or the other way round). */
+const ENVELOPE_PREFIX = /^\{"meta":\{"(total|index)":(\d{1,15}),"(total|index)":(\d{1,15})\},"result":\{/;
+
+/**
+ * meta.index and meta.total read from the first bytes of a line, without
+ * parsing it; undefined when the line does not start the usual way (then it
+ * is parsed). The rest of the line is checked by whoever parses it later.
+ */
+export function peekEnvelope(text: string): { index: number; total: number } | undefined {
+  const m = ENVELOPE_PREFIX.exec(text);
+  if (m === null || m[1] === m[3]) return undefined;
+  const [index, total] = m[1] === "index" ? [Number(m[2]), Number(m[4])] : [Number(m[4]), Number(m[2])];
+  return { index, total };
+}
+
 /** `text` null: the line was longer than the splitter's limit. */
 export function readEnvelope(text: string | null, line: number): Envelope {
   if (text === null) return { ok: false, reason: { code: "MALFORMED_LINE", line, message: "line too long" } };

@@ -8,6 +8,12 @@
  * The body is pulled chunk by chunk as the consumer asks for records, so memory
  * holds one chunk and one line whatever the size of the catalogue, and a slow
  * consumer slows the socket (undici pauses the body timeout meanwhile).
+ *
+ * `lines()` hands out the lines themselves, unparsed, for a consumer that parses
+ * and validates them elsewhere (generate's worker threads): only the envelope's
+ * index is read here, from the line's first bytes, so that a cut stream still
+ * resumes where it stopped. Such a consumer reports the lines it refused with
+ * `reject()`, so that the stats stay those of the records.
  */
 import type { z } from "zod";
 import { release, type Transport } from "../http/transport.js";
@@ -16,7 +22,7 @@ import type { RetryPolicy } from "../http/backoff.js";
 import { Failure } from "../http/failure.js";
 import { emptyStats, recordRejection, type EventListener, type ReadStats } from "./events.js";
 import { ChunkReader } from "./chunks.js";
-import { checkRecord, readEnvelope } from "./line.js";
+import { checkRecord, peekEnvelope, readEnvelope, type Rejection } from "./line.js";
 import { isBlank, LineSplitter } from "./ndjson.js";
 
 export interface StreamPlan<T> {
@@ -27,6 +33,14 @@ export interface StreamPlan<T> {
   policy: RetryPolicy;
   onEvent: EventListener;
   signal: AbortSignal | undefined;
+}
+
+/** A stream line not parsed yet: its text, its 1-based line number in the body, its envelope. */
+export interface RawLine {
+  text: string;
+  line: number;
+  index: number;
+  total: number;
 }
 
 export class RecordStream<T> implements AsyncIterable<T> {
@@ -51,18 +65,33 @@ export class RecordStream<T> implements AsyncIterable<T> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
+    return this.#iterate(false) as AsyncIterator<T>;
+  }
+
+  /** The lines, unparsed (see the top of this file); iterable once, like the records. */
+  lines(): AsyncIterable<RawLine> {
+    return { [Symbol.asyncIterator]: () => this.#iterate(true) as AsyncIterator<RawLine> };
+  }
+
+  /** A line handed out by lines() that its consumer refused: counted as a rejection, not a record. */
+  reject(rejection: Rejection): void {
+    this.stats.records--;
+    recordRejection(this.stats, rejection, this.#plan.onEvent);
+  }
+
+  #iterate(raw: boolean): AsyncIterator<T | RawLine> {
     if (this.#started) throw new Error("a RecordStream can be iterated only once");
     this.#started = true;
     // One part (the usual case) is iterated directly: one async generator per record, not two.
-    if (this.#plan.bodies.length === 1) return this.#part(this.#plan.bodies[0], 0, undefined);
-    return this.#parts();
+    if (this.#plan.bodies.length === 1) return this.#part(this.#plan.bodies[0], 0, undefined, raw);
+    return this.#parts(raw);
   }
 
-  async *#parts(): AsyncGenerator<T> {
+  async *#parts(raw: boolean): AsyncGenerator<T | RawLine> {
     const seen = new Set<unknown>();
     let totalBefore = 0;
     for (const body of this.#plan.bodies) {
-      yield* this.#part(body, totalBefore, seen);
+      yield* this.#part(body, totalBefore, seen, raw);
       totalBefore = this.#total ?? totalBefore;
     }
   }
@@ -76,8 +105,9 @@ export class RecordStream<T> implements AsyncIterable<T> {
   /**
    * One part: requests (again after a cut) until every index of its result was
    * handled. `seen`: ids already delivered by earlier parts of a split query.
+   * `raw`: yield lines (parsed here only when the index cannot be peeked or ids must be compared).
    */
-  async *#part(body: unknown, totalBefore: number, seen: Set<unknown> | undefined): AsyncGenerator<T> {
+  async *#part(body: unknown, totalBefore: number, seen: Set<unknown> | undefined, raw: boolean): AsyncGenerator<T | RawLine> {
     const { endpoint, schema, policy, onEvent, signal } = this.#plan;
     const onRetry = (retry: RetryEvent) => {
       this.stats.retries++;
@@ -126,6 +156,19 @@ export class RecordStream<T> implements AsyncIterable<T> {
             physical++;
             if (text !== null && isBlank(text)) continue;
             const position = ordinal++;
+            const peeked = raw && seen === undefined && text !== null ? peekEnvelope(text) : undefined;
+            if (peeked !== undefined) {
+              if (peeked.index < watermark) continue;
+              watermark = peeked.index + 1;
+              progressed = true;
+              if (partTotal !== peeked.total) {
+                partTotal = peeked.total;
+                this.#setTotal(totalBefore + partTotal);
+              }
+              this.stats.records++;
+              yield { text: text as string, line: physical, index: peeked.index, total: peeked.total };
+              continue;
+            }
             const envelope = readEnvelope(text, physical);
             // A line without a readable index stands at its position: the service numbers lines from 0.
             const index = envelope.ok ? envelope.index : position;
@@ -154,7 +197,7 @@ export class RecordStream<T> implements AsyncIterable<T> {
               seen.add(id);
             }
             this.stats.records++;
-            yield checked.value;
+            yield raw ? { text: text as string, line: physical, index, total: envelope.total } : checked.value;
           }
           if (chunk === undefined) break;
         }
