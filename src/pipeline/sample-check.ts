@@ -11,8 +11,8 @@ import type { LayoutSpec } from "../writers/layout.js";
 export const SAMPLE_ROWS = 50;
 
 /** undefined when the sample parses; else what is wrong. */
-export function checkSample(spec: LayoutSpec, header: string, rows: readonly string[], footer: string): string | undefined {
-  const text = header + rows.join("") + footer;
+export function checkSample(spec: LayoutSpec, header: string, rows: readonly string[], footer: string, separator = ""): string | undefined {
+  const text = header + rows.join(separator) + footer;
   try {
     switch (spec.format) {
       case "xml": {

@@ -39,6 +39,7 @@ export function createCsvWriter(layout: LoadedLayout): FeedWriter {
   return {
     header: () => (bom ? "\uFEFF" : "") + stringify([columns.map((c) => c.header)], options),
     row: (item) => line(render(item)),
+    separator: "",
     footer: () => "",
   };
 }

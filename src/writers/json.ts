@@ -25,11 +25,11 @@ function toObject(layout: LoadedLayout): (item: FeedItem) => unknown {
 
 export function createJsonWriter(layout: LoadedLayout): FeedWriter {
   const project = toObject(layout);
-  let count = 0;
   return {
     header: () => "[",
-    row: (item) => (count++ === 0 ? "\n" : ",\n") + JSON.stringify(project(item)),
-    footer: () => (count === 0 ? "]\n" : "\n]\n"),
+    row: (item) => "\n" + JSON.stringify(project(item)),
+    separator: ",",
+    footer: (rows) => (rows === 0 ? "]\n" : "\n]\n"),
   };
 }
 
@@ -38,6 +38,7 @@ export function createNdjsonWriter(layout: LoadedLayout): FeedWriter {
   return {
     header: () => "",
     row: (item) => JSON.stringify(project(item)) + "\n",
+    separator: "",
     footer: () => "",
   };
 }

@@ -14,6 +14,7 @@ export function createTsvWriter(layout: LoadedLayout): FeedWriter {
   return {
     header: () => columns.map((c) => tsvValue(c.header)).join("\t") + "\n",
     row: (item) => render(item).map(tsvValue).join("\t") + "\n",
+    separator: "",
     footer: () => "",
   };
 }

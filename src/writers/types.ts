@@ -6,8 +6,14 @@ import type { FeedItem } from "../mapping/feed-item.js";
  */
 export interface FeedWriter {
   header(): string;
+  /**
+   * A row depends on its item only (worker threads render rows apart, see
+   * pipeline/shard/); what goes between two rows (JSON's comma) is this.
+   */
   row(item: FeedItem): string;
-  footer(): string;
+  separator: string;
+  /** `rows`: how many rows the feed has. */
+  footer(rows: number): string;
 }
 
 /** Run-level values a layout's header and footer may show. */

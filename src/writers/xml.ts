@@ -18,6 +18,7 @@ export function createXmlWriter(layout: LoadedLayout, meta: FeedMeta): FeedWrite
   return {
     header: () => renderHeader(meta),
     row: (feedItem) => renderItem(feedItem),
+    separator: "",
     footer: () => renderFooter(meta),
   };
 }

@@ -41,7 +41,7 @@ const layouts = readdirSync(BUILTIN_TEMPLATES).sort();
 async function render(name: string, items: FeedItem[]): Promise<{ text: string; rows: Row[] }> {
   const layout = await loadLayout(`${BUILTIN_TEMPLATES}/${name}`);
   const writer = createWriter(layout, META);
-  const text = writer.header() + items.map((item) => writer.row(item)).join("") + writer.footer();
+  const text = writer.header() + items.map((item) => writer.row(item)).join(writer.separator) + writer.footer(items.length);
   switch (layout.spec.format) {
     case "xml":
       return { text, rows: readXml(text).items };
