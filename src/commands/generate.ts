@@ -17,6 +17,7 @@ export interface GenerateArgs {
   output?: string;
   "dry-run": boolean;
   force: boolean;
+  workers?: number;
   "log-format": LogFormat;
 }
 
@@ -27,6 +28,7 @@ export function generateOptions<T>(yargs: Argv<T>) {
     .option("output", { type: "string", describe: "output directory (default: from the config)" })
     .option("dry-run", { type: "boolean", default: false, describe: "map and write to temporary files, publish nothing" })
     .option("force", { type: "boolean", default: false, describe: "publish even when the gate would stop a channel" })
+    .option("workers", { type: "number", describe: "worker threads that map and render (0: none; default: one per core, up to 4)" })
     .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" });
 }
 
@@ -77,6 +79,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
         ...(args.output ? { outputDir: args.output } : {}),
         dryRun: args["dry-run"],
         force: args.force,
+        ...(args.workers === undefined ? {} : { workers: args.workers }),
         logger,
         tty: process.stderr.isTTY === true && args["log-format"] === "plain",
         signal,

@@ -64,11 +64,14 @@ export interface FinishOptions {
 
 export class ChannelRun {
   readonly channel: LoadedChannel;
+  readonly meta: FeedMeta;
   private readonly mapper: ChannelMapper;
   private readonly out: AtomicOutput;
   private readonly report: ExclusionReport;
   private readonly header: string;
   private readonly sample: string[] = [];
+  /** Rows written so far (a separator goes before every row but the first). */
+  private rows = 0;
   private failure: Error | undefined;
   private aborted = false;
   private readonly processing: ImageProcessing | undefined;
@@ -76,6 +79,7 @@ export class ChannelRun {
   /** `images` is the run's image pipeline; only channels with `images.process` use it. */
   constructor(channel: LoadedChannel, outputDir: string, meta: FeedMeta, images?: ImagePipeline) {
     this.channel = channel;
+    this.meta = meta;
     this.mapper = new ChannelMapper({ name: channel.name, mapping: channel.mapping, layout: channel.layout, format: channel.format, meta });
     this.out = new AtomicOutput(join(outputDir, channel.outputFile), { gzip: channel.gzip });
     this.report = new ExclusionReport(join(outputDir, REPORTS_DIR, `${channel.name}.csv`));
@@ -107,8 +111,7 @@ export class ChannelRun {
       if (this.processing) return this.addMapped(this.mapper.mapForImages(product, context, this.processing.channel.settings.maxAdditional));
       const outcome = this.mapper.map(product, context);
       if (outcome.row === undefined) return this.guard(this.report.addLine(outcome.report));
-      this.keepSample(outcome.row);
-      return this.guard(this.out.write(outcome.row));
+      return this.writeRow(outcome.row);
     } catch (error) {
       this.fail(error);
       return undefined;
@@ -127,13 +130,25 @@ export class ChannelRun {
       return;
     }
     addTally(this.mapper.tally, part.tally);
-    for (const row of part.sample) this.keepSample(row);
-    const pending = [part.rows && this.guard(this.out.writeBytes(part.rows)), part.report && this.guard(this.report.addBytes(part.report))];
+    for (const row of part.sample) if (this.sample.length < SAMPLE_ROWS) this.sample.push(row);
+    const pending: (Promise<void> | undefined)[] = [];
+    if (part.rows) {
+      const { separator } = this.mapper.writer;
+      if (separator !== "" && this.rows > 0) pending.push(this.guard(this.out.write(separator)));
+      this.rows += part.tally.items;
+      pending.push(this.guard(this.out.writeBytes(part.rows)));
+    }
+    if (part.report) pending.push(this.guard(this.report.addBytes(part.report)));
     await Promise.all(pending);
   }
 
-  private keepSample(row: string): void {
+  private writeRow(row: string): Promise<void> | undefined {
     if (this.sample.length < SAMPLE_ROWS) this.sample.push(row);
+    const { separator } = this.mapper.writer;
+    const pending = separator !== "" && this.rows > 0 ? this.out.write(separator) : undefined;
+    this.rows++;
+    const written = this.out.write(row);
+    return this.guard(pending && written ? Promise.all([pending, written]).then(() => undefined) : (pending ?? written));
   }
 
   /** Queues a mapped product behind its image jobs (started now); cache hits are written at once. */
@@ -160,9 +175,7 @@ export class ChannelRun {
       if (row.kind === "excluded") return this.guard(this.report.addLine(this.mapper.exclusion(row.id, row.reasons)));
       const applied = applyImages(row.item, row.images, this.processing!.channel.settings.onError);
       if (!applied.ok) return this.guard(this.report.addLine(this.mapper.exclusion(row.id, [applied.reason])));
-      const text = this.mapper.row(applied.item, [...row.warnings, ...applied.warnings], row.fallbacks);
-      this.keepSample(text);
-      return this.guard(this.out.write(text));
+      return this.writeRow(this.mapper.row(applied.item, [...row.warnings, ...applied.warnings], row.fallbacks));
     } catch (error) {
       this.fail(error);
       return undefined;
@@ -202,10 +215,10 @@ export class ChannelRun {
     if (this.failure) return notPublished(`failed: ${this.failure.message}`);
     let stats;
     try {
-      const footer = this.mapper.writer.footer();
+      const footer = this.mapper.writer.footer(this.rows);
       this.out.write(footer);
       stats = await this.out.finish();
-      const problem = checkSample(this.channel.layout.spec, this.header, this.sample, footer);
+      const problem = checkSample(this.channel.layout.spec, this.header, this.sample, footer, this.mapper.writer.separator);
       if (problem) throw new Error(`the feed does not parse back: ${problem}`);
     } catch (error) {
       this.fail(error);

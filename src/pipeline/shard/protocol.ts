@@ -1,0 +1,46 @@
+/**
+ * What the main thread and generate's worker threads say to each other. Plain
+ * data only (structured clone); rows travel as UTF-8 bytes, transferred.
+ */
+import type { Rejection } from "../../catalogue/stream/line.js";
+import type { ContextInput } from "../../mapping/context.js";
+import type { ChannelPart } from "../channel-run.js";
+import type { MapperSpec } from "../channel-mapper.js";
+
+/** A channel as a worker sees it. `imagesMaxAdditional`: set for a channel with images.process (mapped only, rendered by the main thread). */
+export interface ShardChannel extends MapperSpec {
+  imagesMaxAdditional?: number;
+}
+
+/** workerData of every worker: the run's channels and mapping context. */
+export interface ShardInit {
+  channels: ShardChannel[];
+  context: ContextInput;
+}
+
+/** A stream line as the main thread read it: text, line number in the body, meta.index. */
+export interface LineRef {
+  text: string;
+  line: number;
+  index: number;
+}
+
+export interface BatchRequest {
+  seq: number;
+  lines: LineRef[];
+}
+
+export interface BatchResult {
+  seq: number;
+  /** Valid products of the batch. */
+  products: number;
+  /** Lines of the batch refused (not JSON, not a product). */
+  rejections: Rejection[];
+  /** One per channel, in the order of ShardInit.channels. */
+  parts: ChannelPart[];
+}
+
+/** A worker that could not start or handle a batch says so once, then stops. */
+export interface WorkerFailure {
+  error: string;
+}

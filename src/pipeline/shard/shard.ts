@@ -1,0 +1,132 @@
+/**
+ * What a worker thread of generate does with a batch of stream lines: parse and
+ * validate them (as the client would), map every product for every channel and
+ * render its row or report line, product after product so that the product's
+ * facts are computed once for all channels. Runs in the main thread too, for a
+ * small catalogue (see pool.ts), so both paths produce the same bytes.
+ */
+import { checkRecord, readEnvelope, type Rejection } from "../../catalogue/stream/line.js";
+import { Product } from "../../catalogue/schemas/product.js";
+import { buildContext, type MappingContext } from "../../mapping/context.js";
+import { ChannelMapper, emptyTally, type MappedForImages } from "../channel-mapper.js";
+import type { ChannelPart } from "../channel-run.js";
+import { SAMPLE_ROWS } from "../sample-check.js";
+import type { BatchRequest, BatchResult, LineRef, ShardInit } from "./protocol.js";
+
+/** A stream line to a valid product, or the reason it is refused (codes and paths as the client gives them). */
+export function parseLine(ref: LineRef): { ok: true; product: Product } | { ok: false; rejection: Rejection } {
+  const envelope = readEnvelope(ref.text, ref.line);
+  if (!envelope.ok) return { ok: false, rejection: { ...envelope.reason, index: ref.index } };
+  const checked = checkRecord(Product, envelope.result, ref.line, ref.index);
+  return checked.ok ? { ok: true, product: checked.value } : { ok: false, rejection: checked.reason };
+}
+
+interface ChannelState {
+  mapper: ChannelMapper;
+  rows: ByteSink;
+  report: ByteSink;
+  imagesMaxAdditional: number | undefined;
+  failed: string | undefined;
+  /** Rows sent as samples so far: the main thread's first SAMPLE_ROWS rows are among each worker's first SAMPLE_ROWS. */
+  sampled: number;
+}
+
+/**
+ * A channel's rows (or report lines) of a batch, encoded as they come: strings
+ * kept until the end of a batch would outlive a scavenge or two and be copied
+ * and promoted; bytes in a reused buffer cost V8's heap nothing.
+ */
+class ByteSink {
+  private buffer = Buffer.allocUnsafeSlow(64 * 1024);
+  private used = 0;
+
+  write(text: string): void {
+    // A UTF-16 unit never takes more than 3 bytes in UTF-8.
+    const need = this.used + text.length * 3;
+    if (need > this.buffer.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(need, this.buffer.length * 2));
+      this.buffer.copy(bigger, 0, 0, this.used);
+      this.buffer = bigger;
+    }
+    this.used += this.buffer.write(text, this.used, "utf8");
+  }
+
+  get empty(): boolean {
+    return this.used === 0;
+  }
+
+  /** The bytes written since the last take, in a buffer of their own (to transfer); the sink starts over. */
+  take(): Uint8Array | undefined {
+    if (this.used === 0) return undefined;
+    const bytes = new Uint8Array(this.used);
+    bytes.set(this.buffer.subarray(0, this.used));
+    this.used = 0;
+    return bytes;
+  }
+}
+
+export class Shard {
+  private readonly context: MappingContext;
+  private readonly channels: ChannelState[];
+
+  constructor(init: ShardInit) {
+    this.context = buildContext(init.context);
+    this.channels = init.channels.map((spec) => ({ mapper: new ChannelMapper(spec), rows: new ByteSink(), report: new ByteSink(), imagesMaxAdditional: spec.imagesMaxAdditional, failed: undefined, sampled: 0 }));
+  }
+
+  /** The batch's result, and the buffers to transfer with it. */
+  batch(request: BatchRequest): { result: BatchResult; transfer: ArrayBuffer[] } {
+    const rejections: Rejection[] = [];
+    const samples = this.channels.map((): string[] => []);
+    const mapped = this.channels.map((c) => (c.imagesMaxAdditional === undefined ? undefined : ([] as MappedForImages[])));
+    for (const channel of this.channels) channel.mapper.tally = emptyTally();
+    let products = 0;
+    for (const ref of request.lines) {
+      const parsed = parseLine(ref);
+      if (!parsed.ok) {
+        rejections.push(parsed.rejection);
+        continue;
+      }
+      products++;
+      for (let i = 0; i < this.channels.length; i++) {
+        const channel = this.channels[i]!;
+        if (channel.failed !== undefined) continue;
+        try {
+          if (channel.imagesMaxAdditional !== undefined) {
+            mapped[i]!.push(channel.mapper.mapForImages(parsed.product, this.context, channel.imagesMaxAdditional));
+            continue;
+          }
+          const outcome = channel.mapper.map(parsed.product, this.context);
+          if (outcome.row === undefined) channel.report.write(outcome.report);
+          else {
+            if (!channel.rows.empty) channel.rows.write(channel.mapper.writer.separator);
+            channel.rows.write(outcome.row);
+            if (channel.sampled < SAMPLE_ROWS) {
+              samples[i]!.push(outcome.row);
+              channel.sampled++;
+            }
+          }
+        } catch (error) {
+          channel.failed = error instanceof Error ? error.message : String(error);
+        }
+      }
+    }
+    const transfer: ArrayBuffer[] = [];
+    const take = (sink: ByteSink): Uint8Array | undefined => {
+      const bytes = sink.take();
+      if (bytes) transfer.push(bytes.buffer as ArrayBuffer);
+      return bytes;
+    };
+    const parts = this.channels.map((channel, i): ChannelPart => {
+      if (channel.failed !== undefined) return { tally: emptyTally(), sample: [], failed: channel.failed };
+      const part: ChannelPart = { tally: channel.mapper.tally, sample: samples[i]! };
+      const rowBytes = take(channel.rows);
+      const reportBytes = take(channel.report);
+      if (rowBytes) part.rows = rowBytes;
+      if (reportBytes) part.report = reportBytes;
+      if (mapped[i]) part.mapped = mapped[i];
+      return part;
+    });
+    return { result: { seq: request.seq, products, rejections, parts }, transfer };
+  }
+}
