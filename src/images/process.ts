@@ -8,7 +8,7 @@
  * Data can be bad here (a truncated upload, an HTML error page served as
  * 200): the result says so instead of throwing.
  */
-import sharp from "sharp";
+import type sharp from "sharp";
 import { place } from "./box.js";
 import { boxOf, type ImageProcessSettings } from "./settings.js";
 
@@ -38,8 +38,13 @@ function encode(image: sharp.Sharp, settings: ImageProcessSettings): sharp.Sharp
   }
 }
 
+/** sharp (libvips, ~17 MB resident) is loaded by the first conversion only: most runs convert nothing. */
+let loaded: Promise<typeof sharp> | undefined;
+const loadSharp = () => (loaded ??= import("sharp").then((m) => m.default));
+
 export async function convertImage(input: Buffer, settings: ImageProcessSettings, maxPixels: number): Promise<ConvertResult> {
   try {
+    const sharp = await loadSharp();
     // failOn "error": a truncated JPEG is refused, not published half grey.
     const source = sharp(input, { failOn: "error", limitInputPixels: maxPixels });
     const size = uprightSize(await source.metadata());
