@@ -53,7 +53,7 @@ export interface GenerateOptions {
   images?: ImageRunOptionsInput;
   /** Worker threads that map and render (0: all in this thread); default: defaultWorkers(). */
   workers?: number;
-  /** Catalogues smaller than this are mapped in this thread whatever `workers` says (tests lower it). */
+  /** Catalogues smaller than this are mapped in this thread (default SHARD_MIN_PRODUCTS, or 0 when `workers` is given). */
   shardMinProducts?: number;
 }
 
@@ -180,7 +180,8 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const streamStarted = performance.now();
     const workers = await dispatch(stream, runs, context, {
       workers: options.workers ?? defaultWorkers(),
-      minProducts: options.shardMinProducts ?? SHARD_MIN_PRODUCTS,
+      // Workers asked for explicitly are used whatever the catalogue's size.
+      minProducts: options.shardMinProducts ?? (options.workers === undefined ? SHARD_MIN_PRODUCTS : 0),
       onProducts: (count) => progress.update((received = count), stream.total),
     });
     progress.done();

@@ -273,7 +273,11 @@ describe("a run whose stream is cut", () => {
   });
 });
 
-describe("interrupted runs", () => {
+// Both ways of mapping: in the main thread (the catalogue is small), and by worker threads asked for explicitly.
+describe.each([
+  ["in one thread", []],
+  ["with worker threads", ["--workers", "2"]],
+])("interrupted runs, %s", (_, extra: string[]) => {
   let slow: SandboxHandle;
   beforeAll(async () => {
     // About 5 s of stream for 244 products: time to interrupt a run half-way
@@ -285,7 +289,7 @@ describe("interrupted runs", () => {
   async function startMidStream(out: string) {
     const { config } = await clean();
     const streams = slow.stats.byPath.get(STREAM_PATH) ?? 0;
-    const run = startCli(["generate", "--config", config.configFile, "--output", out], { env: sandboxEnv(slow) });
+    const run = startCli(["generate", "--config", config.configFile, "--output", out, ...extra], { env: sandboxEnv(slow) });
     await waitFor(() => (slow.stats.byPath.get(STREAM_PATH) ?? 0) > streams || run.child.exitCode !== null, "the run's stream request");
     await sleep(400);
     expect(run.child.exitCode, `the run ended before it could be interrupted:\n${run.stderr()}`).toBeNull();
