@@ -2,23 +2,21 @@
  * Child process of bench/generate.ts: one measured side per process, so that
  * its peak RSS is its own.
  *
- *   generate <url> <dir>  every preset in two locales (22 outputs) through runGenerate
+ *   config <url> <dir>    writes the config of every preset in two locales (22 outputs) to <dir>
+ *                         (credentials from BENCH_KEY_ID / BENCH_KEY_SECRET), for the built CLI
  *   baseline <url>        the same stream read with undici, split on newlines and JSON.parse, nothing else
  *
- * Sends {seconds, products, rssMb} to the parent.
+ * Sends {seconds, products, rssMb} to the parent (baseline), or {} once the config is written.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { request } from "undici";
-import { loadConfig } from "../src/config/load.js";
-import { silentLogger } from "../src/log.js";
-import { runGenerate } from "../src/pipeline/run.js";
 import { PRESET_NAMES } from "../src/presets/index.js";
 import { DEMO_KEY } from "../src/sandbox/index.js";
 
 const [mode, url, dir] = process.argv.slice(2) as [string, string, string];
 
-async function writeConfig(): Promise<string> {
+async function writeConfig(): Promise<void> {
   const channels: string[] = [];
   await mkdir(join(dir, "channels"), { recursive: true });
   for (const preset of PRESET_NAMES) {
@@ -38,20 +36,12 @@ async function writeConfig(): Promise<string> {
     }
   }
   const main = {
-    source: { baseUrl: url, keyId: DEMO_KEY.id, keySecret: DEMO_KEY.secret, contact: "bench@pharmafeed.example", rateLimit: 1000 },
+    source: { baseUrl: url, keyId: "${BENCH_KEY_ID}", keySecret: "${BENCH_KEY_SECRET}", contact: "bench@pharmafeed.example", rateLimit: 1000 },
     shop: { name: "Bench", url: "https://shop.example" },
     output: { dir: "out" },
     channels,
   };
   await writeFile(join(dir, "pharmafeed.json"), JSON.stringify(main));
-  return join(dir, "pharmafeed.json");
-}
-
-async function generate(): Promise<number> {
-  const config = await loadConfig(await writeConfig(), { env: {} });
-  const { manifest } = await runGenerate({ config, logger: silentLogger, force: true });
-  if (manifest.channels.length < 14 || manifest.channels.some((c) => c.published !== true)) throw new Error("bench run did not publish every channel");
-  return manifest.source.received;
 }
 
 async function baseline(): Promise<number> {
@@ -71,6 +61,11 @@ async function baseline(): Promise<number> {
   return count;
 }
 
-const start = performance.now();
-const products = await (mode === "generate" ? generate() : baseline());
-process.send?.({ seconds: (performance.now() - start) / 1000, products, rssMb: process.resourceUsage().maxRSS / 1024 });
+if (mode === "config") {
+  await writeConfig();
+  process.send?.({});
+} else {
+  const start = performance.now();
+  const products = await baseline();
+  process.send?.({ seconds: (performance.now() - start) / 1000, products, rssMb: process.resourceUsage().maxRSS / 1024 });
+}
