@@ -20,16 +20,11 @@ export function exclusionLine(line: (cells: string[]) => string, productId: stri
 
 export class ExclusionReport {
   private readonly out: AtomicOutput;
-  /** One csv-stringify instance per report: a run writes a row per excluded product per channel. */
-  private readonly line = rowStringifier({});
 
+  /** The lines come from exclusionLine(), in the thread that mapped the products (pipeline/channel-mapper.ts). */
   constructor(file: string) {
     this.out = new AtomicOutput(file);
-    this.out.write(this.line([...REPORT_COLUMNS]));
-  }
-
-  add(productId: string, reasons: readonly Reason<string>[]): Promise<void> | undefined {
-    return this.out.write(exclusionLine(this.line, productId, reasons));
+    this.out.write(rowStringifier({})([...REPORT_COLUMNS]));
   }
 
   /** A line made by exclusionLine(). */
