@@ -145,10 +145,7 @@ export class ChannelRun {
   private writeRow(row: string): Promise<void> | undefined {
     if (this.sample.length < SAMPLE_ROWS) this.sample.push(row);
     const { separator } = this.mapper.writer;
-    const pending = separator !== "" && this.rows > 0 ? this.out.write(separator) : undefined;
-    this.rows++;
-    const written = this.out.write(row);
-    return this.guard(pending && written ? Promise.all([pending, written]).then(() => undefined) : (pending ?? written));
+    return this.guard(this.out.write(this.rows++ > 0 ? separator + row : row));
   }
 
   /** Queues a mapped product behind its image jobs (started now); cache hits are written at once. */
