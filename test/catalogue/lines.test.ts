@@ -10,10 +10,13 @@ import { collect, expectedIds, world } from "./helpers.js";
 
 const ALL = { filter: {}, sorting: { id: "ASC" } } as const;
 
+const peek = (text: string) => peekEnvelope(Buffer.from(text));
+
 describe("peekEnvelope", () => {
   it("reads index and total from the first bytes, in either order", () => {
-    expect(peekEnvelope('{"meta":{"total":12,"index":3},"result":{"id":"A"}}')).toEqual({ index: 3, total: 12 });
-    expect(peekEnvelope('{"meta":{"index":3,"total":12},"result":{"id":"A"}}')).toEqual({ index: 3, total: 12 });
+    expect(peek('{"meta":{"total":12,"index":3},"result":{"id":"A"}}')).toEqual({ index: 3, total: 12 });
+    expect(peek('{"meta":{"index":3,"total":12},"result":{"id":"A"}}')).toEqual({ index: 3, total: 12 });
+    expect(peek('{"meta":{"total":999999999999999,"index":0},"result":{"id":"A"}}')).toEqual({ index: 0, total: 999999999999999 });
   });
 
   it("gives up on anything else, so that the line is parsed", () => {
@@ -24,8 +27,13 @@ describe("peekEnvelope", () => {
       '{"meta":{"total":12,"index":3,"page":1},"result":{"id":"A"}}',
       '{"meta":{"total":12,"index":-3},"result":{"id":"A"}}',
       '{"meta":{"total":12,"index":3},"result":null}',
+      '{"meta":{"total":1234567890123456,"index":3},"result":{"id":"A"}}',
+      '{"meta":{"total":,"index":3},"result":{"id":"A"}}',
+      '{"meta":{"total":12,"index":3}',
+      '{"meta":{"tot',
+      "",
     ]) {
-      expect(peekEnvelope(text), text).toBeUndefined();
+      expect(peek(text), text).toBeUndefined();
     }
   });
 });
@@ -37,7 +45,7 @@ describe("RecordStream.lines", () => {
       const stream = w.client.streamProducts(ALL);
       const lines = await collect(stream.lines());
       expect(lines.map((l) => l.index)).toEqual([...Array(200).keys()]);
-      expect(lines.map((l) => (JSON.parse(l.text) as { result: { id: string } }).result.id)).toEqual(expectedIds(w.catalogue));
+      expect(lines.map((l) => (JSON.parse(l.bytes.toString("utf8")) as { result: { id: string } }).result.id)).toEqual(expectedIds(w.catalogue));
       expect(new Set(lines.map((l) => l.total))).toEqual(new Set([200]));
       // The second response starts again at line 1 and its first 60 lines were skipped.
       expect(lines[60]!.line).toBe(61);
@@ -62,7 +70,7 @@ describe("RecordStream.lines", () => {
     }
   });
 
-  it("parses a line whose envelope it cannot peek, and still hands it out as text", async () => {
+  it("parses a line whose envelope it cannot peek, and still hands it out as bytes", async () => {
     const w = await world({ products: 30, faults: { corruptLine: 4 } });
     try {
       const stream = w.client.streamProducts(ALL);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isBlank, LineSplitter, splitLines } from "../../src/catalogue/stream/ndjson.js";
+import { isBlank, isBlankBytes, LineSplitter, splitLines } from "../../src/catalogue/stream/ndjson.js";
 
 const splitAll = (chunks: Buffer[], max?: number) => splitLines(chunks, max);
 
@@ -64,5 +64,38 @@ describe("LineSplitter", () => {
     expect(isBlank(" \t\r")).toBe(true);
     expect(isBlank(' {"a":1}')).toBe(false);
     expect(isBlank("{}")).toBe(false);
+  });
+
+  it("hands out bytes with nextBytes(): a view within a chunk, a copy across chunks, the same lines as next()", () => {
+    for (const size of [1, 3, 7, BODY.length]) {
+      const splitter = new LineSplitter();
+      const lines: string[] = [];
+      for (const chunk of chunked(BODY, size)) {
+        splitter.push(chunk);
+        for (let bytes = splitter.nextBytes(); bytes !== undefined; bytes = splitter.nextBytes()) lines.push(bytes === null ? "<null>" : bytes.toString("utf8"));
+      }
+      expect(splitter.endBytes()).toBeUndefined();
+      expect(lines, `chunks of ${size}`).toEqual(LINES);
+    }
+    const chunk = Buffer.from('{"a":1}\n{"b":');
+    const splitter = new LineSplitter();
+    splitter.push(chunk);
+    const view = splitter.nextBytes() as Buffer;
+    expect([view.buffer, view.byteOffset]).toEqual([chunk.buffer, chunk.byteOffset]);
+    expect(splitter.nextBytes()).toBeUndefined();
+    chunk.fill(0x78, 8);
+    splitter.push(Buffer.from("2}"));
+    expect(splitter.nextBytes()).toBeUndefined();
+    const copied = splitter.endBytes() as Buffer;
+    expect(copied.toString()).toBe('{"b":2}');
+    chunk.fill(0x79, 8);
+    expect(copied.toString()).toBe('{"b":2}');
+  });
+
+  it("recognises blank lines in bytes as isBlank does in text", () => {
+    for (const text of ["", " \t\r", " \u00a0 ", "\u00a0", "\ufeff", ' {"a":1}', "{}", '{"a":"\u00a0"} ']) {
+      expect(isBlankBytes(Buffer.from(text)), JSON.stringify(text)).toBe(isBlank(text));
+    }
+    expect(isBlankBytes(Buffer.from(" \t\r"))).toBe(true);
   });
 });

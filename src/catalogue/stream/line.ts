@@ -49,19 +49,48 @@ function idOf(result: unknown): string | number | undefined {
   return typeof id === "string" || typeof id === "number" ? id : undefined;
 }
 
-/** The envelope as the service writes it: meta first, total then index (or the other way round). */
-const ENVELOPE_PREFIX = /^\{"meta":\{"(total|index)":(\d{1,15}),"(total|index)":(\d{1,15})\},"result":\{/;
+const OPEN = bytesOf('{"meta":{"');
+const KEY_END = bytesOf('":');
+const BETWEEN = bytesOf(',"');
+const CLOSE = bytesOf('},"result":{');
+const TOTAL = bytesOf("total");
+const INDEX = bytesOf("index");
+
+function bytesOf(ascii: string): Uint8Array {
+  return Uint8Array.from(ascii, (c) => c.charCodeAt(0));
+}
 
 /**
  * meta.index and meta.total read from the first bytes of a line, without
- * parsing it; undefined when the line does not start the usual way (then it
- * is parsed). The rest of the line is checked by whoever parses it later.
+ * decoding or parsing it, when the line starts as the service writes it:
+ * `{"meta":{"total":T,"index":I},"result":{` (or index first). Undefined for
+ * anything else: then the line is parsed. The rest of the line is checked by
+ * whoever parses it later.
  */
-export function peekEnvelope(text: string): { index: number; total: number } | undefined {
-  const m = ENVELOPE_PREFIX.exec(text);
-  if (m === null || m[1] === m[3]) return undefined;
-  const [index, total] = m[1] === "index" ? [Number(m[2]), Number(m[4])] : [Number(m[4]), Number(m[2])];
-  return { index, total };
+export function peekEnvelope(line: Uint8Array): { index: number; total: number } | undefined {
+  let at = 0;
+  const literal = (bytes: Uint8Array): boolean => {
+    for (let i = 0; i < bytes.length; i++) if (line[at + i] !== bytes[i]) return false;
+    at += bytes.length;
+    return true;
+  };
+  const key = (): "index" | "total" | undefined => (literal(TOTAL) ? "total" : literal(INDEX) ? "index" : undefined);
+  const digits = (): number | undefined => {
+    let value = 0;
+    const from = at;
+    while (at < line.length && at - from < 15 && line[at]! >= 0x30 && line[at]! <= 0x39) value = value * 10 + line[at++]! - 0x30;
+    return at === from ? undefined : value;
+  };
+  if (!literal(OPEN)) return undefined;
+  const first = key();
+  if (first === undefined || !literal(KEY_END)) return undefined;
+  const a = digits();
+  if (a === undefined || !literal(BETWEEN)) return undefined;
+  const second = key();
+  if (second === undefined || second === first || !literal(KEY_END)) return undefined;
+  const b = digits();
+  if (b === undefined || !literal(CLOSE)) return undefined;
+  return first === "index" ? { index: a, total: b } : { index: b, total: a };
 }
 
 /** `text` null: the line was longer than the splitter's limit. */

@@ -4,10 +4,12 @@
  * multi-byte character cut between two chunks is never broken; a line that
  * sits within one chunk is decoded straight from it, without a copy.
  *
- * Lines are handed out one at a time (`push` a chunk, then `next()` until it
- * says undefined), so only the line in hand is a string: the rest of the chunk
- * stays bytes off the JavaScript heap instead of a batch of strings that the
- * garbage collector would copy around while the records are validated.
+ * Lines are handed out one at a time (`push` a chunk, then `nextBytes()` or
+ * `next()` until it says undefined), so only the line in hand is a string: the
+ * rest of the chunk stays bytes off the JavaScript heap instead of a batch of
+ * strings that the garbage collector would copy around while the records are
+ * validated. `nextBytes()` does not decode at all, for a line that is only
+ * passed on (to a worker thread, see RecordStream.lines()).
  * Lines come back as they are, blank ones included, so that the caller can
  * number them; a line longer than `maxLineBytes` comes back as `null` (its
  * bytes are dropped instead of growing memory without bound).
@@ -34,24 +36,42 @@ export class LineSplitter {
 
   /** The next complete line, or undefined when the pushed chunk holds no more (its tail is kept). */
   next(): string | null | undefined {
+    const bytes = this.nextBytes();
+    return bytes ? bytes.toString("utf8") : bytes;
+  }
+
+  /**
+   * As next(), the line's bytes undecoded: a view of the pushed chunk (valid as
+   * long as the chunk is), or a copy when the line spanned chunks.
+   */
+  nextBytes(): Buffer | null | undefined {
     const chunk = this.#chunk;
     if (chunk === undefined) return undefined;
     const start = this.#at;
     const end = chunk.indexOf(NEWLINE, start);
-    if (end === -1) {
-      if (start < chunk.length) this.#keep(chunk.subarray(start));
-      this.#chunk = undefined;
-      return undefined;
-    }
+    if (end === -1) return this.#rest(chunk, start);
     this.#at = end + 1;
-    if (this.#pendingBytes === 0 && !this.#oversized) return chunk.toString("utf8", start, end);
+    if (this.#pendingBytes === 0 && !this.#oversized) return chunk.subarray(start, end);
     return this.#take(chunk.subarray(start, end));
   }
 
   /** The last line when the body did not end with a newline. */
   end(): string | null | undefined {
+    const bytes = this.endBytes();
+    return bytes ? bytes.toString("utf8") : bytes;
+  }
+
+  /** As end(), the bytes. */
+  endBytes(): Buffer | null | undefined {
     if (this.#pendingBytes === 0 && !this.#oversized) return undefined;
     return this.#take(Buffer.alloc(0));
+  }
+
+  /** The chunk has no newline after `start`: its tail waits for the next chunk. */
+  #rest(chunk: Buffer, start: number): undefined {
+    if (start < chunk.length) this.#keep(chunk.subarray(start));
+    this.#chunk = undefined;
+    return undefined;
   }
 
   #keep(piece: Buffer): void {
@@ -67,9 +87,9 @@ export class LineSplitter {
     this.#pendingBytes += piece.length;
   }
 
-  #take(last: Buffer): string | null {
+  #take(last: Buffer): Buffer | null {
     this.#keep(last);
-    const line = this.#oversized ? null : Buffer.concat(this.#pending, this.#pendingBytes).toString("utf8");
+    const line = this.#oversized ? null : Buffer.concat(this.#pending, this.#pendingBytes);
     this.#pending = [];
     this.#pendingBytes = 0;
     this.#oversized = false;
@@ -88,6 +108,13 @@ export function splitLines(chunks: Iterable<Buffer>, maxLineBytes?: number): (st
   const last = splitter.end();
   if (last !== undefined) lines.push(last);
   return lines;
+}
+
+/** isBlank of a line still in bytes. */
+export function isBlankBytes(line: Uint8Array): boolean {
+  // The usual line starts with "{" and ends with "}": no need to decode it.
+  if (line.length > 0 && line[0]! > 0x20 && line[line.length - 1]! > 0x20) return false;
+  return isBlank(Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString("utf8"));
 }
 
 /** A line holding only whitespace (or nothing) carries no record. */

@@ -9,10 +9,10 @@
  * holds one chunk and one line whatever the size of the catalogue, and a slow
  * consumer slows the socket (undici pauses the body timeout meanwhile).
  *
- * `lines()` hands out the lines themselves, unparsed, for a consumer that parses
- * and validates them elsewhere (generate's worker threads): only the envelope's
- * index is read here, from the line's first bytes, so that a cut stream still
- * resumes where it stopped. Such a consumer reports the lines it refused with
+ * `lines()` hands out the lines themselves, as bytes, for a consumer that decodes,
+ * parses and validates them elsewhere (generate's worker threads): only the
+ * envelope's index is read here, from the line's first bytes, so that a cut
+ * stream still resumes where it stopped. Such a consumer reports the lines it refused with
  * `reject()`, so that the stats stay those of the records.
  */
 import type { z } from "zod";
@@ -23,7 +23,7 @@ import { Failure } from "../http/failure.js";
 import { emptyStats, recordRejection, type EventListener, type ReadStats } from "./events.js";
 import { ChunkReader } from "./chunks.js";
 import { checkRecord, peekEnvelope, readEnvelope, type Rejection } from "./line.js";
-import { isBlank, LineSplitter } from "./ndjson.js";
+import { isBlankBytes, LineSplitter } from "./ndjson.js";
 
 export interface StreamPlan<T> {
   endpoint: string;
@@ -35,9 +35,13 @@ export interface StreamPlan<T> {
   signal: AbortSignal | undefined;
 }
 
-/** A stream line not parsed yet: its text, its 1-based line number in the body, its envelope. */
+/**
+ * A stream line not decoded yet: its UTF-8 bytes (a view of the response's chunk:
+ * copy what must outlive the next line), its 1-based line number in the body,
+ * its envelope.
+ */
 export interface RawLine {
-  text: string;
+  bytes: Buffer;
   line: number;
   index: number;
   total: number;
@@ -152,11 +156,11 @@ export class RecordStream<T> implements AsyncIterable<T> {
           }
           if (chunk !== undefined) splitter.push(chunk);
           // Lines of this chunk one by one; at the end of the body, only the unterminated last line if any.
-          for (let text = chunk === undefined ? splitter.end() : splitter.next(); text !== undefined; text = chunk === undefined ? undefined : splitter.next()) {
+          for (let bytes = chunk === undefined ? splitter.endBytes() : splitter.nextBytes(); bytes !== undefined; bytes = chunk === undefined ? undefined : splitter.nextBytes()) {
             physical++;
-            if (text !== null && isBlank(text)) continue;
+            if (bytes !== null && isBlankBytes(bytes)) continue;
             const position = ordinal++;
-            const peeked = raw && seen === undefined && text !== null ? peekEnvelope(text) : undefined;
+            const peeked = raw && seen === undefined && bytes !== null ? peekEnvelope(bytes) : undefined;
             if (peeked !== undefined) {
               if (peeked.index < watermark) continue;
               watermark = peeked.index + 1;
@@ -166,10 +170,10 @@ export class RecordStream<T> implements AsyncIterable<T> {
                 this.#setTotal(totalBefore + partTotal);
               }
               this.stats.records++;
-              yield { text: text as string, line: physical, index: peeked.index, total: peeked.total };
+              yield { bytes: bytes as Buffer, line: physical, index: peeked.index, total: peeked.total };
               continue;
             }
-            const envelope = readEnvelope(text, physical);
+            const envelope = readEnvelope(bytes === null ? null : bytes.toString("utf8"), physical);
             // A line without a readable index stands at its position: the service numbers lines from 0.
             const index = envelope.ok ? envelope.index : position;
             if (index < watermark) continue;
@@ -197,7 +201,7 @@ export class RecordStream<T> implements AsyncIterable<T> {
               seen.add(id);
             }
             this.stats.records++;
-            yield raw ? { text: text as string, line: physical, index, total: envelope.total } : checked.value;
+            yield raw ? { bytes: bytes as Buffer, line: physical, index, total: envelope.total } : checked.value;
           }
           if (chunk === undefined) break;
         }
