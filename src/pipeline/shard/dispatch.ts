@@ -16,6 +16,32 @@ import { parseLine } from "./shard.js";
 /** Lines per batch: ~0.5 MB of JSON, big enough that messaging is a small share of a batch's cost. */
 const BATCH_LINES = 50;
 
+/** The lines of the next batch, copied out of the response's chunks into a buffer of its own (to transfer). */
+class BatchBuilder {
+  private bytes = Buffer.allocUnsafeSlow(512 * 1024);
+  private used = 0;
+  lines: LineRef[] = [];
+
+  add(line: RawLine): void {
+    if (this.used + line.bytes.length > this.bytes.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(this.used + line.bytes.length, this.bytes.length * 2));
+      this.bytes.copy(bigger, 0, 0, this.used);
+      this.bytes = bigger;
+    }
+    this.used += line.bytes.copy(this.bytes, this.used);
+    this.lines.push({ end: this.used, line: line.line, index: line.index });
+  }
+
+  /** The batch so far; the builder starts a new one. */
+  take(): { bytes: Uint8Array; lines: LineRef[] } {
+    const batch = { bytes: new Uint8Array(this.bytes.buffer, 0, this.used), lines: this.lines };
+    this.bytes = Buffer.allocUnsafeSlow(this.bytes.length);
+    this.used = 0;
+    this.lines = [];
+    return batch;
+  }
+}
+
 export interface DispatchOptions {
   /** Worker threads; 0 maps in this thread. */
   workers: number;
@@ -41,14 +67,14 @@ export async function dispatch(stream: RecordStream<Product>, runs: ChannelRun[]
   let pool: ShardPool | undefined;
   let local: boolean | undefined;
   let received = 0;
-  let batch: LineRef[] = [];
+  const batch = new BatchBuilder();
   const apply = async (result: BatchResult): Promise<void> => {
     for (const rejection of result.rejections) stream.reject(rejection);
     await Promise.all(result.parts.map((part, i) => runs[i]!.addPart(part)));
     options.onProducts((received += result.products));
   };
   const inThread = async (line: RawLine): Promise<void> => {
-    const parsed = parseLine(line);
+    const parsed = parseLine(line.bytes.toString("utf8"), line.line, line.index);
     if (!parsed.ok) return stream.reject(parsed.rejection);
     for (const run of runs) {
       const pending = run.add(parsed.product, context);
@@ -66,13 +92,16 @@ export async function dispatch(stream: RecordStream<Product>, runs: ChannelRun[]
         await inThread(line);
         continue;
       }
-      batch.push({ text: line.text, line: line.line, index: line.index });
-      if (batch.length === BATCH_LINES) {
-        await pool.submit(batch);
-        batch = [];
+      batch.add(line);
+      if (batch.lines.length === BATCH_LINES) {
+        const { bytes, lines } = batch.take();
+        await pool.submit(bytes, lines);
       }
     }
-    if (pool && batch.length > 0) await pool.submit(batch);
+    if (pool && batch.lines.length > 0) {
+      const { bytes, lines } = batch.take();
+      await pool.submit(bytes, lines);
+    }
     await pool?.drain();
     return pool ? options.workers : 0;
   } finally {

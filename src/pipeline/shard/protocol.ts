@@ -1,6 +1,8 @@
 /**
  * What the main thread and generate's worker threads say to each other. Plain
- * data only (structured clone); rows travel as UTF-8 bytes, transferred.
+ * data only (structured clone); stream lines and rows travel as UTF-8 bytes,
+ * transferred: the main thread never decodes a product line, and neither side
+ * keeps strings alive across a batch for the garbage collector to copy.
  */
 import type { Rejection } from "../../catalogue/stream/line.js";
 import type { ContextInput } from "../../mapping/context.js";
@@ -18,15 +20,17 @@ export interface ShardInit {
   context: ContextInput;
 }
 
-/** A stream line as the main thread read it: text, line number in the body, meta.index. */
+/** A stream line of a batch: where its bytes end in the batch's `bytes`, its line number in the body, its meta.index. */
 export interface LineRef {
-  text: string;
+  end: number;
   line: number;
   index: number;
 }
 
 export interface BatchRequest {
   seq: number;
+  /** The batch's lines, one after the other, without their newlines. */
+  bytes: Uint8Array;
   lines: LineRef[];
 }
 

@@ -11,13 +11,13 @@ import { buildContext, type MappingContext } from "../../mapping/context.js";
 import { ChannelMapper, emptyTally, type MappedForImages } from "../channel-mapper.js";
 import type { ChannelPart } from "../channel-run.js";
 import { SAMPLE_ROWS } from "../sample-check.js";
-import type { BatchRequest, BatchResult, LineRef, ShardInit } from "./protocol.js";
+import type { BatchRequest, BatchResult, ShardInit } from "./protocol.js";
 
 /** A stream line to a valid product, or the reason it is refused (codes and paths as the client gives them). */
-export function parseLine(ref: LineRef): { ok: true; product: Product } | { ok: false; rejection: Rejection } {
-  const envelope = readEnvelope(ref.text, ref.line);
-  if (!envelope.ok) return { ok: false, rejection: { ...envelope.reason, index: ref.index } };
-  const checked = checkRecord(Product, envelope.result, ref.line, ref.index);
+export function parseLine(text: string, line: number, index: number): { ok: true; product: Product } | { ok: false; rejection: Rejection } {
+  const envelope = readEnvelope(text, line);
+  if (!envelope.ok) return { ok: false, rejection: { ...envelope.reason, index } };
+  const checked = checkRecord(Product, envelope.result, line, index);
   return checked.ok ? { ok: true, product: checked.value } : { ok: false, rejection: checked.reason };
 }
 
@@ -81,8 +81,12 @@ export class Shard {
     const mapped = this.channels.map((c) => (c.imagesMaxAdditional === undefined ? undefined : ([] as MappedForImages[])));
     for (const channel of this.channels) channel.mapper.tally = emptyTally();
     let products = 0;
+    const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
+    let start = 0;
     for (const ref of request.lines) {
-      const parsed = parseLine(ref);
+      // Decoded only now, so that the batch's other lines stay bytes, off the heap.
+      const parsed = parseLine(bytes.toString("utf8", start, ref.end), ref.line, ref.index);
+      start = ref.end;
       if (!parsed.ok) {
         rejections.push(parsed.rejection);
         continue;
