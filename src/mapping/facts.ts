@@ -121,5 +121,6 @@ export function productFacts(product: Product, context: MappingContext): Product
   const facts = computeFacts(product, context);
   last.product = product;
   last.facts = facts;
+  last.html.clear();
   return facts;
 }

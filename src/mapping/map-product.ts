@@ -87,7 +87,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     if (seo.locale !== primary) fallbacks.seoName = seo.locale;
   }
 
-  const description = selectDescription(product, s.description.types, s.description.targetGroup, chain, s.description.maxLength, context.memo.html);
+  const description = selectDescription(product, s.description.types, s.description.targetGroup, chain, s.description.maxLength, context.memo.last.html);
   if (description !== undefined) {
     if (description.locale !== primary) fallbacks.description = description.locale;
     if (description.truncated) warnings.push({ code: "DESCRIPTION_TRUNCATED" });

@@ -298,6 +298,22 @@ describe("mapProduct is total and stable", () => {
     expect(a.map((r) => (r.ok ? r.item.price.text : "")).join("|")).toBe("9.99 EUR|9.99|9.99 EUR|9.99");
   });
 
+  it("keeps descriptions as text for the product in hand only: the memo does not grow with the catalogue", () => {
+    const ctx = context();
+    const channels = [channel(), channel({ description: { maxLength: 10 } })];
+    const withDescription = (id: string, html: string) =>
+      product({ id, descriptions: [{ id: 1, type: "full_description", locales: ["fr"], targetGroups: ["public"], content: { fr: html } }] });
+    for (let i = 0; i < 50; i++) {
+      const p = withDescription(`P${i}`, `<p>Texte numéro ${i} &amp; plus.</p>`);
+      const texts = channels.map((c) => {
+        const r = mapProduct(p, c, ctx);
+        return r.ok ? r.item.description : r.reasons[0]?.code;
+      });
+      expect(texts).toEqual([`Texte numéro ${i} & plus.`, expect.stringMatching(/^Texte num/)]);
+      expect(ctx.memo.last.html.size).toBe(1);
+    }
+  });
+
   it("never throws, whatever the product holds", () => {
     const junk = fc.dictionary(
       fc.constantFrom("name", "brands", "photos", "descriptions", "ean", "eanGtin13", "vat", "publicPrice", "publicCategories", "status", "seoName", "catalogCategories", "leaflets", "packageContent", "weightWithUnit", "frontals"),
