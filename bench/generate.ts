@@ -11,7 +11,9 @@
  * is the built CLI (`node dist/cli.js generate`, built first), as cron runs it:
  * wall time from spawn to exit, products and peak RSS from its JSON log.
  *
- *   --workers N   passed to generate (default: its own, one per core up to 4)
+ *   --workers N          passed to generate (default: its own, one per core up to 4)
+ *   --node-flags "..."   node flags of the generate process only, e.g. "--max-semi-space-size=4"
+ *                        (README, Memory); the baseline and the sandbox keep node's defaults
  */
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -30,6 +32,7 @@ const PRODUCTS = Number(flag("products", "100000"));
 const RUNS = Number(flag("runs", "3"));
 const MEMORY = flag("memory", "10000,100000").split(",").map(Number);
 const WORKERS = flag("workers", "");
+const NODE_FLAGS = flag("node-flags", "").split(" ").filter((f) => f !== "");
 const SEED = 1;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -67,7 +70,7 @@ execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "
 /** The built CLI over a config written by the child script (every preset in fr and nl). */
 async function generateCli(url: string, dir: string): Promise<Sample> {
   await message(start("./generate-child.ts", ["config", url, dir]));
-  const args = [join(root, "dist/cli.js"), "generate", "--config", join(dir, "pharmafeed.json"), "--force", "--log-format", "json", ...(WORKERS ? ["--workers", WORKERS] : [])];
+  const args = [...NODE_FLAGS, join(root, "dist/cli.js"), "generate", "--config", join(dir, "pharmafeed.json"), "--force", "--log-format", "json", ...(WORKERS ? ["--workers", WORKERS] : [])];
   const started = performance.now();
   const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, BENCH_KEY_ID: DEMO_KEY.id, BENCH_KEY_SECRET: DEMO_KEY.secret } });
   let log = "";
@@ -107,7 +110,8 @@ await withSandbox(PRODUCTS, async (url) => {
   }
   const g = median(gen.map((s) => s.products / s.seconds));
   const b = median(base.map((s) => s.products / s.seconds));
-  console.log(`generate bench: ${fmt(gen[0]!.products)} active products of ${fmt(PRODUCTS)} generated, 22 outputs (11 presets x fr, nl), ${gen[0]!.workers} worker threads, median of ${RUNS} runs`);
+  const flags = NODE_FLAGS.length > 0 ? `, node ${NODE_FLAGS.join(" ")}` : "";
+  console.log(`generate bench: ${fmt(gen[0]!.products)} active products of ${fmt(PRODUCTS)} generated, 22 outputs (11 presets x fr, nl), ${gen[0]!.workers} worker threads${flags}, median of ${RUNS} runs`);
   console.log(`  generate             ${fmt(g).padStart(8)} products/s   peak RSS ${fmt(median(gen.map((s) => s.rssMb)))} MB`);
   console.log(`  baseline split+parse ${fmt(b).padStart(8)} products/s   peak RSS ${fmt(median(base.map((s) => s.rssMb)))} MB`);
   console.log(`  ratio                ${(g / b).toFixed(2)}x   (goal >= 0.5x)`);
