@@ -93,15 +93,9 @@ export async function dispatch(stream: RecordStream<Product>, runs: ChannelRun[]
         continue;
       }
       batch.add(line);
-      if (batch.lines.length === BATCH_LINES) {
-        const { bytes, lines } = batch.take();
-        await pool.submit(bytes, lines);
-      }
+      if (batch.lines.length === BATCH_LINES) await pool.submit(batch.take());
     }
-    if (pool && batch.lines.length > 0) {
-      const { bytes, lines } = batch.take();
-      await pool.submit(bytes, lines);
-    }
+    if (pool && batch.lines.length > 0) await pool.submit(batch.take());
     await pool?.drain();
     return pool ? options.workers : 0;
   } finally {

@@ -66,7 +66,7 @@ export class ShardPool {
   }
 
   /** Sends a batch to the least busy worker (its bytes are transferred); resolves when fewer than the limit are out. */
-  async submit(bytes: Uint8Array, lines: LineRef[]): Promise<void> {
+  async submit({ bytes, lines }: { bytes: Uint8Array; lines: LineRef[] }): Promise<void> {
     this.check();
     let member = this.members[0]!;
     for (const m of this.members) if (m.busy < member.busy) member = m;
