@@ -14,18 +14,58 @@ import type { FeedWriter } from "./types.js";
 
 type Transform = (record: string[], push: (text: string) => void) => Error | undefined;
 
-export function rowStringifier(options: Record<string, unknown>): (cells: string[]) => string {
+/** The options rowStringifier is given; the names and meanings are csv-stringify's. */
+export interface RowOptions {
+  delimiter?: string;
+  record_delimiter?: "windows" | "unix";
+  /** Values matching it are quoted too (non-global: it is tested, not matched). */
+  quoted_match?: RegExp;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|-]/g, "\\$&");
+
+/**
+ * The record as csv-stringify writes it when no cell needs quoting: the cells
+ * as they are, joined, then the record delimiter. A cell needs quoting when it
+ * holds the delimiter, the quote, a CR or an LF, or matches `quoted_match` (with
+ * the options above and csv-stringify's defaults for the rest: quote and escape
+ * `"`, nothing quoted otherwise). Rows with such a cell, a minority, are
+ * csv-stringify's; the rest skip its per-cell machinery (casting contexts, option
+ * lookups, a few arrays per cell), which was a CSV row's main cost.
+ * test/writers/csv.test.ts checks both paths against csv-stringify's sync API.
+ */
+function plainRecord(options: RowOptions): ((cells: string[]) => string | undefined) | undefined {
+  const delimiter = options.delimiter ?? ",";
+  if (delimiter.length !== 1) return undefined;
+  const end = options.record_delimiter === "windows" ? "\r\n" : "\n";
+  const special = new RegExp(`["\\r\\n${escapeRegExp(delimiter)}]`);
+  const extra = options.quoted_match;
+  return (cells) => {
+    for (const cell of cells) {
+      if (typeof cell !== "string" || special.test(cell) || (extra !== undefined && extra.test(cell))) return undefined;
+    }
+    return cells.join(delimiter) + end;
+  };
+}
+
+export function rowStringifier(options: RowOptions): (cells: string[]) => string {
   const core = (new Stringifier(options) as unknown as { api?: { __transform?: Transform } }).api;
   const transform = core?.__transform?.bind(core);
-  if (!transform) return (cells) => stringify([cells], options);
-  let out = "";
-  const push = (text: string) => (out += text);
-  return (cells) => {
-    out = "";
-    const error = transform(cells, push);
-    if (error) throw error;
-    return out;
-  };
+  const slow = transform
+    ? (() => {
+        let out = "";
+        const push = (text: string) => (out += text);
+        return (cells: string[]) => {
+          out = "";
+          const error = transform(cells, push);
+          if (error) throw error;
+          return out;
+        };
+      })()
+    : (cells: string[]) => stringify([cells], options);
+  const plain = plainRecord(options);
+  if (!plain) return slow;
+  return (cells) => plain(cells) ?? slow(cells);
 }
 
 export function createCsvWriter(layout: LoadedLayout): FeedWriter {
@@ -34,7 +74,7 @@ export function createCsvWriter(layout: LoadedLayout): FeedWriter {
   const render = compileColumns(columns, layout.source);
   // With CRLF records csv-stringify quotes only values holding CRLF; a bare LF or CR must be
   // quoted too, or strict readers (Python csv, spreadsheets) split the record.
-  const options = { delimiter, record_delimiter: "windows", quoted_match: /[\r\n]/ };
+  const options: RowOptions = { delimiter, record_delimiter: "windows", quoted_match: /[\r\n]/ };
   const line = rowStringifier(options);
   return {
     header: () => (bom ? "\uFEFF" : "") + stringify([columns.map((c) => c.header)], options),
