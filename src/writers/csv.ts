@@ -25,33 +25,39 @@ export interface RowOptions {
 const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|-]/g, "\\$&");
 
 /**
- * The record as csv-stringify writes it when no cell needs quoting: the cells
- * as they are, joined, then the record delimiter. A cell needs quoting when it
- * holds the delimiter, the quote, a CR or an LF, or matches `quoted_match` (with
- * the options above and csv-stringify's defaults for the rest: quote and escape
- * `"`, nothing quoted otherwise). Rows with such a cell, a minority, are
- * csv-stringify's; the rest skip its per-cell machinery (casting contexts, option
- * lookups, a few arrays per cell), which was a CSV row's main cost.
- * test/writers/csv.test.ts checks both paths against csv-stringify's sync API.
+ * csv-stringify decides each cell on its own (with the options above and its
+ * defaults for the rest: quote and escape `"`, nothing quoted unless needed): a
+ * cell is written as it is unless it holds the delimiter, the quote, a CR or an
+ * LF, or matches `quoted_match`. So a record is built here from plain cells as
+ * they are and, for the others, csv-stringify's own rendering of a one-cell
+ * record (its record delimiter cut off). Quoting stays csv-stringify's; most
+ * cells skip its per-cell machinery (casting contexts, option lookups, a few
+ * arrays per cell), which was a CSV row's main cost.
+ * test/writers/csv.test.ts checks records against csv-stringify's sync API.
  */
-function plainRecord(options: RowOptions): ((cells: string[]) => string | undefined) | undefined {
+function cellwise(options: RowOptions, library: (cells: string[]) => string): ((cells: string[]) => string) | undefined {
   const delimiter = options.delimiter ?? ",";
   if (delimiter.length !== 1) return undefined;
   const end = options.record_delimiter === "windows" ? "\r\n" : "\n";
   const special = new RegExp(`["\\r\\n${escapeRegExp(delimiter)}]`);
   const extra = options.quoted_match;
+  const plain = (cell: string) => !special.test(cell) && (extra === undefined || !extra.test(cell));
   return (cells) => {
-    for (const cell of cells) {
-      if (typeof cell !== "string" || special.test(cell) || (extra !== undefined && extra.test(cell))) return undefined;
+    let out = "";
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i]!;
+      if (typeof cell !== "string") return library(cells);
+      if (i > 0) out += delimiter;
+      out += plain(cell) ? cell : library([cell]).slice(0, -end.length);
     }
-    return cells.join(delimiter) + end;
+    return out + end;
   };
 }
 
 export function rowStringifier(options: RowOptions): (cells: string[]) => string {
   const core = (new Stringifier(options) as unknown as { api?: { __transform?: Transform } }).api;
   const transform = core?.__transform?.bind(core);
-  const slow = transform
+  const library = transform
     ? (() => {
         let out = "";
         const push = (text: string) => (out += text);
@@ -63,9 +69,7 @@ export function rowStringifier(options: RowOptions): (cells: string[]) => string
         };
       })()
     : (cells: string[]) => stringify([cells], options);
-  const plain = plainRecord(options);
-  if (!plain) return slow;
-  return (cells) => plain(cells) ?? slow(cells);
+  return cellwise(options, library) ?? library;
 }
 
 export function createCsvWriter(layout: LoadedLayout): FeedWriter {

@@ -1,6 +1,6 @@
 /**
- * rowStringifier: a record with no cell to quote skips csv-stringify's per-cell
- * path; every record must still be exactly what csv-stringify writes.
+ * rowStringifier: plain cells are written as they are, the others by csv-stringify
+ * one at a time; every record must still be exactly what csv-stringify writes.
  */
 import { stringify } from "csv-stringify/sync";
 import { describe, expect, it } from "vitest";
@@ -51,7 +51,7 @@ describe("rowStringifier", () => {
         expect(line(record), JSON.stringify(record)).toBe(expected);
         if (!/["\r\n]/.test(expected.replace(/\r?\n$/, ""))) plain++;
       }
-      // Both paths were exercised: plain records and records with quoted cells.
+      // Both kinds were exercised: plain records and records with quoted cells.
       expect(plain).toBeGreaterThan(200);
       expect(plain).toBeLessThan(1800);
     });
