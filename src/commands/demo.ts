@@ -7,8 +7,6 @@
 import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { createLogger, type LogFormat } from "../log.js";
-import { runGenerate } from "../pipeline/run.js";
-import { startSandbox } from "../sandbox/index.js";
 import { reportRun, withInterrupts } from "./generate.js";
 import { curlLine } from "./sandbox.js";
 
@@ -31,6 +29,7 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
       .option("output", { type: "string", describe: "output directory (default: from the config)" })
       .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat }) as unknown as Argv<DemoArgs>,
   handler: async (args) => {
+    const [{ startSandbox }, { runGenerate }] = await Promise.all([import("../sandbox/server/server.js"), import("../pipeline/run.js")]);
     const sandbox = await startSandbox({ port: 0, products: args.products, seed: args.seed });
     try {
       const env = { ...process.env, CATALOGUE_API_BASE_URL: sandbox.url, CATALOGUE_API_KEY_ID: sandbox.keyId, CATALOGUE_API_KEY_SECRET: sandbox.keySecret };

@@ -8,7 +8,7 @@
 import { createWriteStream } from "node:fs";
 import type { Writable } from "node:stream";
 import type { Argv, CommandModule } from "yargs";
-import { createCatalogueClient, type CatalogueClient } from "../catalogue/client.js";
+import type { CatalogueClient } from "../catalogue/client.js";
 import { ENV, resolveSourceOptions } from "../catalogue/options.js";
 import { RESOURCE_NAMES, RESOURCES, type ResourceName } from "../catalogue/query/resources.js";
 import type { ReadStats } from "../catalogue/stream/events.js";
@@ -50,7 +50,8 @@ function jsonFlag(flag: string, text: string | undefined): unknown {
 }
 
 /** Flags win over the environment; credentials come only from the environment. */
-function clientFor(args: FetchArgs, env: FetchIo["env"]): CatalogueClient {
+async function clientFor(args: FetchArgs, env: FetchIo["env"]): Promise<CatalogueClient> {
+  const { createCatalogueClient } = await import("../catalogue/client.js");
   const overlay = { ...env };
   if (args["base-url"] !== undefined) overlay[ENV.baseUrl] = args["base-url"];
   if (args.contact !== undefined) overlay[ENV.contact] = args.contact;
@@ -122,7 +123,7 @@ async function* records(client: CatalogueClient, args: FetchArgs, onProgress: (c
 
 export async function runFetch(args: FetchArgs, io: FetchIo): Promise<FetchSummary> {
   const started = performance.now();
-  const client = clientFor(args, io.env);
+  const client = await clientFor(args, io.env);
   const out = args.out === undefined ? io.stdout : createWriteStream(args.out);
   const sink = new LineSink(out);
   const holder: { current?: ReadStats } = {};

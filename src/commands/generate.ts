@@ -8,7 +8,7 @@ import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { PharmafeedError } from "../errors.js";
 import { createLogger, type LogFormat } from "../log.js";
-import { runGenerate, type GenerateResult } from "../pipeline/run.js";
+import type { GenerateResult } from "../pipeline/run.js";
 import { formatSummary } from "../pipeline/summary.js";
 
 export interface GenerateArgs {
@@ -73,6 +73,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
   handler: async (args) => {
     const logger = createLogger({ format: args["log-format"] });
     const config = await loadConfig(args.config, { only: args.channel ?? [] });
+    const { runGenerate } = await import("../pipeline/run.js");
     const result = await withInterrupts((signal) =>
       runGenerate({
         config,

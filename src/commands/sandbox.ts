@@ -4,7 +4,7 @@
  */
 import type { Argv, CommandModule } from "yargs";
 import { PharmafeedError } from "../errors.js";
-import { BASIC_KEY, SandboxOptions, startSandbox, type SandboxHandle, type SandboxOptionsInput } from "../sandbox/index.js";
+import { BASIC_KEY, SandboxOptions, type SandboxHandle, type SandboxOptionsInput } from "../sandbox/options.js";
 
 export interface SandboxArgs {
   host: string;
@@ -109,6 +109,8 @@ export const sandboxCommand: CommandModule<object, SandboxArgs> = {
       .option("log", { type: "boolean", default: false, describe: "log one line per request to stderr" }) as unknown as Argv<SandboxArgs>,
   handler: async (args) => {
     const options = checkedOptions(sandboxOptionsFromArgs(args));
+    // Loaded on demand, as every command's work is (commands/index.ts).
+    const { startSandbox } = await import("../sandbox/server/server.js");
     const handle = await startSandbox(options);
     process.stdout.write(banner(handle, args.products, args.seed));
     await new Promise<void>((resolve) => {

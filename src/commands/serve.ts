@@ -7,7 +7,6 @@
 import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { createLogger, type LogFormat } from "../log.js";
-import { startServer } from "../serve/server.js";
 
 interface ServeArgs {
   config: string;
@@ -45,6 +44,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
     const config = await loadConfig(args.config, { checkCredentials: false, serve: true });
     const logger = createLogger({ format: args["log-format"] ?? config.serve.logFormat });
     const signal = stopSignal();
+    const { startServer } = await import("../serve/server.js");
     const server = await startServer({
       outputDir: args.output ?? config.outputDir,
       host: args.host ?? config.serve.host,
