@@ -47,6 +47,8 @@ export class AtomicOutput {
   private readonly blockSize: number;
   /** Text is encoded into this block as it comes (see write()). */
   private block: Buffer;
+  /** Blocks the disk (and gzip) are done with, for the next ones: see takeBlock(). */
+  private readonly spare: Buffer[] = [];
   private used = 0;
   private bytes = 0;
   private state: "open" | "finished" | "published" | "aborted" = "open";
@@ -56,7 +58,7 @@ export class AtomicOutput {
     this.target = target;
     this.tmp = temporaryPath(target);
     this.blockSize = options.blockSize ?? 64 * 1024;
-    this.block = Buffer.allocUnsafeSlow(this.blockSize);
+    this.block = this.takeBlock();
     // A few blocks may queue before write() asks to wait: waiting on every block left the
     // run idle ~10% of the time with 22 feeds; 44 outputs x 256 KiB bounds what is queued.
     const queue = { highWaterMark: 256 * 1024 };
@@ -69,6 +71,23 @@ export class AtomicOutput {
       stream.pipe(file);
       this.gzip = { stream, file, tmp: gzTmp, target: gzTarget };
     }
+  }
+
+  /**
+   * A block from the spares, or a new one. Blocks are reused once written: a new
+   * block per flush left tens of MB of written blocks waiting for V8 to collect
+   * their (old) wrappers, ~45 outputs at once, and peak RSS crept up with the run.
+   */
+  private takeBlock(): Buffer {
+    return this.spare.pop() ?? Buffer.allocUnsafeSlow(this.blockSize);
+  }
+
+  /** Gives `block` back once every stream that got it is done with it. */
+  private releaseAfter(block: Buffer, streams: number): (error?: Error | null) => void {
+    let left = streams;
+    return (error) => {
+      if (--left === 0 && !error && this.spare.length < 4) this.spare.push(block);
+    };
   }
 
   private watch<T extends WriteStream | Gzip>(stream: T): T {
@@ -118,9 +137,10 @@ export class AtomicOutput {
 
   /** Hands the block (then `next`, when it does not fit a block) to the disk; a new block takes its place. */
   private async flushPending(next?: string | Uint8Array): Promise<void> {
-    const full = this.used > 0 ? this.block.subarray(0, this.used) : undefined;
+    const block = this.block;
+    const full = this.used > 0 ? block.subarray(0, this.used) : undefined;
     if (full) {
-      this.block = Buffer.allocUnsafeSlow(this.blockSize);
+      this.block = this.takeBlock();
       this.used = 0;
     }
     let rest: Uint8Array | undefined;
@@ -141,8 +161,9 @@ export class AtomicOutput {
       this.bytes += chunk.length;
       this.hash.update(chunk);
       this.check();
-      if (!this.file.write(chunk)) waits.push(once(this.file, "drain"));
-      if (this.gzip && !this.gzip.stream.write(chunk)) waits.push(once(this.gzip.stream, "drain"));
+      const done = chunk === full ? this.releaseAfter(block, this.gzip ? 2 : 1) : undefined;
+      if (!this.file.write(chunk, done)) waits.push(once(this.file, "drain"));
+      if (this.gzip && !this.gzip.stream.write(chunk, done)) waits.push(once(this.gzip.stream, "drain"));
     }
     if (waits.length > 0) await Promise.all(waits);
   }

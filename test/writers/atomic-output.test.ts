@@ -36,6 +36,29 @@ describe("AtomicOutput", () => {
     expect((await readdir(d)).sort()).toEqual(["feed.xml", "feed.xml.gz"]);
   });
 
+  it("reuses written blocks without corrupting what is still being written", async () => {
+    const d = await dir();
+    const target = join(d, "feed.csv");
+    const out = new AtomicOutput(target, { gzip: true, blockSize: 1024 });
+    const parts: string[] = [];
+    for (let i = 0; i < 5000; i++) {
+      // Text and bytes (as a worker sends them) mixed; pauses let writes finish and blocks come back.
+      const line = `${i},"é 😀 ${"x".repeat(i % 97)}"\n`;
+      parts.push(line);
+      const pending = i % 3 === 0 ? out.writeBytes(Buffer.from(line, "utf8")) : out.write(line);
+      if (pending) await pending;
+      if (i % 40 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const big = "y".repeat(5000) + "\n"; // larger than a block: goes to the disk as it is
+    parts.push(big);
+    await out.write(big);
+    await out.finish();
+    await out.publish();
+    const expected = Buffer.from(parts.join(""), "utf8");
+    expect((await readFile(target)).equals(expected)).toBe(true);
+    expect(gunzipSync(await readFile(`${target}.gz`)).equals(expected)).toBe(true);
+  });
+
   it("abort leaves the previous files and no temporary file", async () => {
     const d = await dir();
     const target = join(d, "feed.csv");
