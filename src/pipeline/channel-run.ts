@@ -215,7 +215,7 @@ export class ChannelRun {
       const footer = this.mapper.writer.footer(this.rows);
       this.out.write(footer);
       stats = await this.out.finish();
-      const problem = checkSample(this.channel.layout.spec, this.header, this.sample, footer, this.mapper.writer.separator);
+      const problem = await checkSample(this.channel.layout.spec, this.header, this.sample, footer, this.mapper.writer.separator);
       if (problem) throw new Error(`the feed does not parse back: ${problem}`);
     } catch (error) {
       this.fail(error);
