@@ -20,6 +20,9 @@ export interface AtomicOutputOptions {
   blockSize?: number;
 }
 
+/** Written blocks kept per output for the next flushes (a few are in flight at a time, see the queue). */
+const SPARE_BLOCKS = 4;
+
 export interface OutputStats {
   file: string;
   bytes: number;
@@ -86,7 +89,7 @@ export class AtomicOutput {
   private releaseAfter(block: Buffer, streams: number): (error?: Error | null) => void {
     let left = streams;
     return (error) => {
-      if (--left === 0 && !error && this.spare.length < 4) this.spare.push(block);
+      if (--left === 0 && !error && this.spare.length < SPARE_BLOCKS) this.spare.push(block);
     };
   }
 

@@ -46,7 +46,6 @@ function cellwise(options: RowOptions, library: (cells: string[]) => string): ((
     let out = "";
     for (let i = 0; i < cells.length; i++) {
       const cell = cells[i]!;
-      if (typeof cell !== "string") return library(cells);
       if (i > 0) out += delimiter;
       out += plain(cell) ? cell : library([cell]).slice(0, -end.length);
     }
@@ -54,21 +53,23 @@ function cellwise(options: RowOptions, library: (cells: string[]) => string): ((
   };
 }
 
-export function rowStringifier(options: RowOptions): (cells: string[]) => string {
+/** csv-stringify's rendering of a record: through its synchronous core when it is reachable. */
+function libraryRecord(options: RowOptions): (cells: string[]) => string {
   const core = (new Stringifier(options) as unknown as { api?: { __transform?: Transform } }).api;
   const transform = core?.__transform?.bind(core);
-  const library = transform
-    ? (() => {
-        let out = "";
-        const push = (text: string) => (out += text);
-        return (cells: string[]) => {
-          out = "";
-          const error = transform(cells, push);
-          if (error) throw error;
-          return out;
-        };
-      })()
-    : (cells: string[]) => stringify([cells], options);
+  if (!transform) return (cells) => stringify([cells], options);
+  let out = "";
+  const push = (text: string) => (out += text);
+  return (cells) => {
+    out = "";
+    const error = transform(cells, push);
+    if (error) throw error;
+    return out;
+  };
+}
+
+export function rowStringifier(options: RowOptions): (cells: string[]) => string {
+  const library = libraryRecord(options);
   return cellwise(options, library) ?? library;
 }
 
