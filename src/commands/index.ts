@@ -9,7 +9,7 @@ import { validateCommand } from "./validate.js";
 /**
  * Every CLI command, one module per file. A command module holds its options and
  * imports its work (pipeline, sandbox, server) only when it runs: loading all of
- * them made every command start with ~20 MB more and ~150 ms later, generate
+ * them made every command start with ~25 MB more and ~180 ms later, generate
  * included, whose main thread carried the sandbox's and the server's code all run.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
