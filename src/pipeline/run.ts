@@ -27,7 +27,7 @@ import type { Logger } from "../log.js";
 import { createProgress } from "../progress.js";
 import { AtomicOutput } from "../publish/atomic-output.js";
 import { acquireLock } from "../publish/lock.js";
-import { type ChannelEntry, HISTORY_DIR, type Manifest, readManifest, writeManifest } from "../publish/manifest.js";
+import { type ChannelEntry, HISTORY_DIR, type Manifest, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
 import { ChannelRun } from "./channel-run.js";
 import { dispatch } from "./shard/dispatch.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
@@ -142,7 +142,11 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         ...(options.signal ? { signal: options.signal } : {}),
       });
     }
-    const previous = await readManifest(outputDir);
+    const last = await readPreviousManifest(outputDir);
+    if (last && last.from !== MANIFEST_FILE) {
+      logger.warn("manifest.json is missing or unreadable; the publish gate compares with the last run's copy", { from: last.from });
+    }
+    const previous = last?.manifest;
     const { context, offers } = await loadContext(client, config, started);
     if (offers) {
       logger.info("offers loaded", { file: offers.file, accepted: offers.accepted, refused: offers.errors.length });

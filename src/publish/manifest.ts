@@ -70,14 +70,43 @@ export const Manifest = z.object({
 });
 export type Manifest = z.infer<typeof Manifest>;
 
-/** The previous manifest, or undefined when there is none or it cannot be read. */
-export async function readManifest(outputDir: string): Promise<Manifest | undefined> {
+/** One manifest file, or undefined when it is missing, not JSON or not a manifest of this version. */
+async function readManifestFile(file: string): Promise<Manifest | undefined> {
   try {
-    const parsed = Manifest.safeParse(JSON.parse(await readFile(join(outputDir, MANIFEST_FILE), "utf8")));
-    return parsed.success ? parsed.data : undefined;
+    return Manifest.safeParse(JSON.parse(await readFile(file, "utf8"))).data;
   } catch {
     return undefined;
   }
+}
+
+/** The history copies' names, oldest first (their names sort by start time). */
+async function historyFiles(outputDir: string): Promise<string[]> {
+  try {
+    return (await readdir(join(outputDir, HISTORY_DIR))).filter((f) => /^manifest-.*\.json$/.test(f)).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** The manifest being served (`serve` reads only this), or undefined when there is none or it cannot be read. */
+export async function readManifest(outputDir: string): Promise<Manifest | undefined> {
+  return readManifestFile(join(outputDir, MANIFEST_FILE));
+}
+
+/**
+ * What the last run left, for the publish gate and the entries of channels not
+ * run: manifest.json, or when it is missing or unreadable (truncated by a full
+ * disk, deleted by hand) the newest readable copy in history/, so that a lost
+ * manifest does not switch the drop gate off. `from` names the file used.
+ */
+export async function readPreviousManifest(outputDir: string): Promise<{ manifest: Manifest; from: string } | undefined> {
+  const current = await readManifest(outputDir);
+  if (current) return { manifest: current, from: MANIFEST_FILE };
+  for (const file of (await historyFiles(outputDir)).reverse()) {
+    const copy = await readManifestFile(join(outputDir, HISTORY_DIR, file));
+    if (copy) return { manifest: copy, from: `${HISTORY_DIR}/${file}` };
+  }
+  return undefined;
 }
 
 async function writeAtomically(file: string, text: string): Promise<void> {
@@ -94,21 +123,12 @@ export async function writeManifest(outputDir: string, manifest: Manifest): Prom
   await mkdir(history, { recursive: true });
   await writeAtomically(join(history, `manifest-${manifest.startedAt.replace(/[:.]/g, "-")}.json`), text);
   await writeAtomically(join(outputDir, MANIFEST_FILE), text);
-  const runs = (await readdir(history)).filter((f) => /^manifest-.*\.json$/.test(f)).sort();
+  const runs = await historyFiles(outputDir);
   await Promise.all(runs.slice(0, Math.max(0, runs.length - HISTORY_KEEP)).map((f) => rm(join(history, f), { force: true })));
 }
 
-/** The manifests of past runs, oldest first (for the status page's chart). */
+/** The manifests of past runs, oldest first (for the status page's chart); unreadable copies are left out. */
 export async function readHistory(outputDir: string): Promise<Manifest[]> {
-  const history = join(outputDir, HISTORY_DIR);
-  let files: string[];
-  try {
-    files = (await readdir(history)).filter((f) => /^manifest-.*\.json$/.test(f)).sort();
-  } catch {
-    return [];
-  }
-  const manifests = await Promise.all(
-    files.map(async (f) => Manifest.safeParse(JSON.parse(await readFile(join(history, f), "utf8"))).data),
-  );
+  const manifests = await Promise.all((await historyFiles(outputDir)).map((f) => readManifestFile(join(outputDir, HISTORY_DIR, f))));
   return manifests.filter((m): m is Manifest => m !== undefined);
 }

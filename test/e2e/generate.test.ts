@@ -6,7 +6,7 @@
  * generated catalogue (oracle.ts), never from the mapping code.
  */
 import { existsSync } from "node:fs";
-import { cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -411,6 +411,24 @@ describe("the publish gate", () => {
       const rows = parseFeed(await readFile(join(out, entry.file), "utf8"), entry.format);
       expect(rows.length, entry.name).toBe(entry.items);
       for (const row of rows) expect(tenIds).toContain(itemId(row, entry.preset));
+    }
+  });
+
+  it("still trips when manifest.json was lost: it compares with the last run's copy in history/", async () => {
+    const { facts } = await clean();
+    const out = await previousRunCopy();
+    await rm(join(out, "manifest.json"));
+    const before = await snapshot(out);
+    const shrunk = await writeConfig({ filter: { id: facts.streamIds.filter((id) => !facts.ineligible.has(id)).slice(0, 10) } });
+
+    const gated = await generate(shrunk, ["--output", out, "--log-format", "json"]);
+    expect(gated.code, gated.stderr).toBe(5);
+    expect(gated.stderr).toMatch(/"msg":"manifest.json is missing or unreadable; the publish gate compares with the last run's copy","from":"history\/manifest-[^"]+\.json"/);
+    const after = await snapshot(out);
+    const manifest = await readManifestJson(out);
+    for (const entry of manifest.channels) {
+      expect(entry.published, entry.name).toMatch(/^gate: items dropped/);
+      expect(after.get(entry.live!.file), entry.name).toBe(before.get(entry.live!.file));
     }
   });
 });

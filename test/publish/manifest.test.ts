@@ -1,8 +1,8 @@
-import { mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { HISTORY_KEEP, type Manifest, readHistory, readManifest, writeManifest } from "../../src/publish/manifest.js";
+import { HISTORY_KEEP, type Manifest, readHistory, readManifest, readPreviousManifest, writeManifest } from "../../src/publish/manifest.js";
 
 function manifest(i: number): Manifest {
   const at = new Date(Date.UTC(2026, 10, 1, 2, 0, i)).toISOString();
@@ -38,4 +38,25 @@ describe("manifest", () => {
     await writeFile(join(d, "manifest.json"), '{"version": 2}');
     expect(await readManifest(d)).toBeUndefined();
   });
+
+  it("gives the gate the newest readable history copy when manifest.json is lost", async () => {
+    const d = await mkdtemp(join(tmpdir(), "pharmafeed-manifest-"));
+    expect(await readPreviousManifest(d)).toBeUndefined();
+    for (let i = 1; i <= 3; i++) await writeManifest(d, manifest(i));
+    expect(await readPreviousManifest(d)).toEqual({ manifest: manifest(3), from: "manifest.json" });
+
+    // Truncated (a full disk): the copy of the same run in history/.
+    await writeFile(join(d, "manifest.json"), '{"version": 1, "startedAt": "2026-');
+    expect(await readManifest(d)).toBeUndefined();
+    const copies = (await readdir(join(d, "history"))).sort();
+    expect(await readPreviousManifest(d)).toEqual({ manifest: manifest(3), from: `history/${copies[2]}` });
+
+    // Deleted, and the newest copy unreadable too: the one before it.
+    await rm(join(d, "manifest.json"));
+    await writeFile(join(d, "history", copies[2]!), "not json");
+    expect(await readPreviousManifest(d)).toEqual({ manifest: manifest(2), from: `history/${copies[1]}` });
+    // The status page's chart loses only the unreadable run.
+    expect((await readHistory(d)).map((m) => m.channels[0]!.items)).toEqual([1, 2]);
+  });
 });
+
