@@ -3,7 +3,7 @@
  * locales (22 outputs), through the sandbox, beside a baseline measured in the
  * same run: the same stream read with split and JSON.parse only.
  *
- *   npx tsx bench/generate.ts [--products 100000] [--runs 3] [--memory 10000,100000,1000000]
+ *   npx tsx bench/generate.ts [--products 100000] [--runs 3] [--memory 10000,100000,1000000 | none]
  *
  * Prints products/s (median of the runs) of both sides and their ratio, then
  * the peak RSS of a generate run at each --memory size (flat is the goal).
@@ -12,6 +12,9 @@
  * wall time from spawn to exit, products and peak RSS from its JSON log.
  *
  *   --workers N          passed to generate (default: its own, one per core up to 4)
+ *   --outputs 1,6,22     also time generate with only the first K of the 22 channels (google-fr,
+ *                        google-nl, google-tsv-fr, ...), each beside the same baseline: what one
+ *                        more output costs (default 22 only; --memory runs always use all 22)
  *   --node-flags "..."   node flags of the generate process only, e.g. "--max-semi-space-size=4"
  *                        (README, Memory); the baseline and the sandbox keep node's defaults
  */
@@ -21,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { once } from "node:events";
+import { PRESET_NAMES } from "../src/presets/index.js";
 import { DEMO_KEY } from "../src/sandbox/index.js";
 
 const args = process.argv.slice(2);
@@ -30,8 +34,9 @@ const flag = (name: string, fallback: string) => {
 };
 const PRODUCTS = Number(flag("products", "100000"));
 const RUNS = Number(flag("runs", "3"));
-const MEMORY = flag("memory", "10000,100000").split(",").map(Number);
+const MEMORY = flag("memory", "10000,100000").split(",").map(Number).filter((n) => n > 0); // "--memory none": no memory runs
 const WORKERS = flag("workers", "");
+const OUTPUTS = flag("outputs", "22").split(",").map(Number);
 const NODE_FLAGS = flag("node-flags", "").split(" ").filter((f) => f !== "");
 const SEED = 1;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
@@ -67,10 +72,14 @@ interface Sample {
 const root = here("../");
 execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
 
-/** The built CLI over a config written by the child script (every preset in fr and nl). */
-async function generateCli(url: string, dir: string): Promise<Sample> {
+/** The config's channel names in its order, as generate-child.ts writes them. */
+const CHANNELS = PRESET_NAMES.flatMap((preset) => [`${preset}-fr`, `${preset}-nl`]);
+
+/** The built CLI over a config written by the child script (every preset in fr and nl), on its first `outputs` channels. */
+async function generateCli(url: string, dir: string, outputs: number): Promise<Sample> {
   await message(start("./generate-child.ts", ["config", url, dir]));
-  const args = [...NODE_FLAGS, join(root, "dist/cli.js"), "generate", "--config", join(dir, "pharmafeed.json"), "--force", "--log-format", "json", ...(WORKERS ? ["--workers", WORKERS] : [])];
+  const only = outputs < CHANNELS.length ? CHANNELS.slice(0, outputs).flatMap((name) => ["--channel", name]) : [];
+  const args = [...NODE_FLAGS, join(root, "dist/cli.js"), "generate", "--config", join(dir, "pharmafeed.json"), "--force", "--log-format", "json", ...only, ...(WORKERS ? ["--workers", WORKERS] : [])];
   const started = performance.now();
   const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, BENCH_KEY_ID: DEMO_KEY.id, BENCH_KEY_SECRET: DEMO_KEY.secret } });
   let log = "";
@@ -87,10 +96,10 @@ async function generateCli(url: string, dir: string): Promise<Sample> {
   return { seconds, products: done.products ?? 0, rssMb: done.peakRssMb ?? 0, workers: done.workers ?? 0 };
 }
 
-async function measure(mode: "generate" | "baseline", url: string): Promise<Sample> {
+async function measure(mode: "generate" | "baseline", url: string, outputs = CHANNELS.length): Promise<Sample> {
   const dir = await mkdtemp(join(tmpdir(), "pharmafeed-bench-"));
   try {
-    if (mode === "generate") return await generateCli(url, dir);
+    if (mode === "generate") return await generateCli(url, dir, outputs);
     return await message<Sample>(start("./generate-child.ts", [mode, url, dir]));
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -101,20 +110,31 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
 
 await withSandbox(PRODUCTS, async (url) => {
-  const gen: Sample[] = [];
+  const gen = new Map<number, Sample[]>(OUTPUTS.map((k) => [k, []]));
   const base: Sample[] = [];
   for (let run = 0; run < RUNS; run++) {
     // Alternated so that machine noise falls on both sides alike.
     base.push(await measure("baseline", url));
-    gen.push(await measure("generate", url));
+    for (const k of OUTPUTS) gen.get(k)!.push(await measure("generate", url, k));
   }
-  const g = median(gen.map((s) => s.products / s.seconds));
   const b = median(base.map((s) => s.products / s.seconds));
+  const first = gen.get(OUTPUTS[0]!)![0]!;
   const flags = NODE_FLAGS.length > 0 ? `, node ${NODE_FLAGS.join(" ")}` : "";
-  console.log(`generate bench: ${fmt(gen[0]!.products)} active products of ${fmt(PRODUCTS)} generated, 22 outputs (11 presets x fr, nl), ${gen[0]!.workers} worker threads${flags}, median of ${RUNS} runs`);
-  console.log(`  generate             ${fmt(g).padStart(8)} products/s   peak RSS ${fmt(median(gen.map((s) => s.rssMb)))} MB`);
+  console.log(`generate bench: ${fmt(first.products)} active products of ${fmt(PRODUCTS)} generated, 22 outputs (11 presets x fr, nl), ${first.workers} worker threads${flags}, median of ${RUNS} runs`);
+  for (const [k, samples] of gen) {
+    const g = median(samples.map((s) => s.products / s.seconds));
+    const label = k === CHANNELS.length ? "generate" : `generate, ${k} output${k === 1 ? "" : "s"}`;
+    console.log(`  ${label.padEnd(20)} ${fmt(g).padStart(8)} products/s   peak RSS ${fmt(median(samples.map((s) => s.rssMb)))} MB   ratio ${(g / b).toFixed(2)}x`);
+  }
   console.log(`  baseline split+parse ${fmt(b).padStart(8)} products/s   peak RSS ${fmt(median(base.map((s) => s.rssMb)))} MB`);
-  console.log(`  ratio                ${(g / b).toFixed(2)}x   (goal >= 0.5x)`);
+  console.log(`  goal                 ratio >= 0.5x with 22 outputs`);
+  if (OUTPUTS.length > 1) {
+    // Wall time per product against the number of outputs: a straight line's slope is what one output costs.
+    const points = [...gen].map(([k, samples]) => [k, 1e6 / median(samples.map((s) => s.products / s.seconds))] as const);
+    const [k0, t0] = points[0]!;
+    const [k1, t1] = points[points.length - 1]!;
+    if (k1 !== k0) console.log(`  per product: ${t0.toFixed(0)} us wall with ${k0} output${k0 === 1 ? "" : "s"}, +${((t1 - t0) / (k1 - k0)).toFixed(1)} us per further output; the baseline ${(1e6 / b).toFixed(0)} us`);
+  }
 });
 
 for (const size of MEMORY) {
