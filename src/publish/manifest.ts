@@ -95,9 +95,10 @@ export async function readManifest(outputDir: string): Promise<Manifest | undefi
 
 /**
  * What the last run left, for the publish gate and the entries of channels not
- * run: manifest.json, or when it is missing or unreadable (truncated by a full
- * disk, deleted by hand) the newest readable copy in history/, so that a lost
- * manifest does not switch the drop gate off. `from` names the file used.
+ * run: manifest.json, or when it is missing or unreadable (deleted or edited by
+ * hand: it is only ever replaced by rename, so never half-written) the newest
+ * readable copy in history/, so that a lost manifest does not switch the drop
+ * gate off. `from` names the file used.
  */
 export async function readPreviousManifest(outputDir: string): Promise<{ manifest: Manifest; from: string } | undefined> {
   const current = await readManifest(outputDir);

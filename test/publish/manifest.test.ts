@@ -45,7 +45,7 @@ describe("manifest", () => {
     for (let i = 1; i <= 3; i++) await writeManifest(d, manifest(i));
     expect(await readPreviousManifest(d)).toEqual({ manifest: manifest(3), from: "manifest.json" });
 
-    // Truncated (a full disk): the copy of the same run in history/.
+    // Edited by hand into something else: the copy of the same run in history/.
     await writeFile(join(d, "manifest.json"), '{"version": 1, "startedAt": "2026-');
     expect(await readManifest(d)).toBeUndefined();
     const copies = (await readdir(join(d, "history"))).sort();
