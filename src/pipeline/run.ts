@@ -17,7 +17,6 @@
  * stops that channel only.
  */
 import { mkdir, readdir, rm } from "node:fs/promises";
-import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { stringify } from "csv-stringify/sync";
 import { createCatalogueClient } from "../catalogue/client.js";
@@ -30,6 +29,7 @@ import { acquireLock } from "../publish/lock.js";
 import { type ChannelEntry, HISTORY_DIR, type Manifest, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
 import { ChannelRun } from "./channel-run.js";
 import { dispatch } from "./shard/dispatch.js";
+import { defaultWorkers, type Machine, MAIN_THREAD_MB, PLANNED_SHARE, thisMachine } from "./workers.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import { loadContext, type OffersSummary } from "./load-context.js";
 import { checkImageConfig } from "../images/check.js";
@@ -51,7 +51,7 @@ export interface GenerateOptions {
   now?: Date;
   /** Image pipeline tuning (concurrency, retries, timeouts); defaults suit the nightly run. */
   images?: ImageRunOptionsInput;
-  /** Worker threads that map and render (0: all in this thread); default: defaultWorkers(). */
+  /** Worker threads that map and render (0: all in this thread); default: defaultWorkers() of this machine. */
   workers?: number;
   /** Catalogues smaller than this are mapped in this thread (default SHARD_MIN_PRODUCTS, or 0 when `workers` is given). */
   shardMinProducts?: number;
@@ -63,11 +63,15 @@ export interface GenerateOptions {
  */
 export const SHARD_MIN_PRODUCTS = 5000;
 
-/** One worker per core, up to 4 (the main thread's writing and hashing keeps up with about that many), none on one core. */
-export function defaultWorkers(): number {
-  const cores = availableParallelism();
-  return cores < 2 ? 0 : Math.min(cores, 4);
+/** The default worker count, saying so when the memory limit lowered it or is tight even without workers. */
+function workersFor(machine: Machine, logger: Logger): number {
+  const workers = defaultWorkers(machine);
+  const memoryLimitMb = Math.round(machine.memoryBytes / 2 ** 20);
+  if (workers < defaultWorkers({ ...machine, memoryBytes: Infinity })) logger.info("fewer worker threads for the memory limit", { workers, memoryLimitMb });
+  if (memoryLimitMb * PLANNED_SHARE < MAIN_THREAD_MB) logger.warn("the memory limit leaves little room even without worker threads", { memoryLimitMb, neededMb: MAIN_THREAD_MB });
+  return workers;
 }
+
 
 export interface GenerateResult {
   manifest: Manifest;
@@ -186,7 +190,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     let received = 0;
     const streamStarted = performance.now();
     const workers = await dispatch(stream, runs, context, {
-      workers: options.workers ?? defaultWorkers(),
+      workers: options.workers ?? workersFor(thisMachine(), logger),
       // Workers asked for explicitly are used whatever the catalogue's size.
       minProducts: options.shardMinProducts ?? (options.workers === undefined ? SHARD_MIN_PRODUCTS : 0),
       onProducts: (count) => progress.update((received = count), stream.total),
