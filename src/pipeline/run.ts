@@ -72,7 +72,6 @@ function workersFor(machine: Machine, logger: Logger): number {
   return workers;
 }
 
-
 export interface GenerateResult {
   manifest: Manifest;
   outputDir: string;
