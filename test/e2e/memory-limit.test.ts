@@ -1,0 +1,76 @@
+/**
+ * The built CLI under a real memory limit: `generate` started inside a cgroup
+ * of its own with a 192 MB limit picks one worker thread (two or more would
+ * not fit, see src/pipeline/workers.ts), says so, and finishes. Runs where this
+ * process may create a cgroup (root on a cgroup v1 or v2 memory controller, as
+ * on the CI machine); skipped elsewhere, and on one core where no worker is
+ * started anyway.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
+import { CLI, ensureBuilt, ROOT, sandboxEnv } from "./cli.js";
+import { channelsForEveryPreset, removeTemporaries, writeConfig } from "./config.js";
+
+const LIMIT_MB = 192;
+
+/** A new memory cgroup beside this process's own, with its limit file; undefined when none can be made here. */
+function makeCgroup(): { dir: string; limitFile: string } | undefined {
+  try {
+    const lines = readFileSync("/proc/self/cgroup", "utf8").trim().split("\n").map((line) => line.split(":"));
+    const v1 = lines.find(([, controllers]) => controllers!.split(",").includes("memory"));
+    const v2 = lines.find(([id]) => id === "0");
+    const base = v1 ? join("/sys/fs/cgroup/memory", v1[2]!) : v2 ? join("/sys/fs/cgroup", v2[2]!) : undefined;
+    if (!base) return undefined;
+    const dir = join(base, `pharmafeed-test-${process.pid}`);
+    mkdirSync(dir);
+    const limitFile = join(dir, v1 ? "memory.limit_in_bytes" : "memory.max");
+    if (!existsSync(limitFile)) {
+      rmdirSync(dir);
+      return undefined;
+    }
+    writeFileSync(limitFile, String(LIMIT_MB * 2 ** 20));
+    return { dir, limitFile };
+  } catch {
+    return undefined;
+  }
+}
+
+const cgroup = availableParallelism() >= 2 ? makeCgroup() : undefined;
+let sandbox: SandboxHandle;
+
+beforeAll(async () => {
+  if (!cgroup) return;
+  ensureBuilt();
+  // Above SHARD_MIN_PRODUCTS (5,000 in the stream), so that the default worker count is used.
+  sandbox = await startSandbox({ seed: 3, products: 7_000, rateLimit: 100_000 });
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  await removeTemporaries();
+  // Empty by now: the test waits for the CLI to exit (killed after 60 s at worst).
+  if (cgroup) rmdirSync(cgroup.dir);
+});
+
+describe.skipIf(!cgroup)("generate under a memory limit", () => {
+  it(`starts the one worker thread that fits in ${LIMIT_MB} MB, says so, and publishes`, async () => {
+    const config = await writeConfig({ channels: channelsForEveryPreset().filter((c) => c.preset === "generic-ndjson") });
+    const env: NodeJS.ProcessEnv = { ...process.env, ...sandboxEnv(sandbox) };
+    delete env["NODE_OPTIONS"];
+    // The shell joins the cgroup, then becomes node: only the CLI runs under the limit.
+    const child = spawn("sh", ["-c", 'echo $$ > "$0" && exec "$@"', join(cgroup!.dir, "cgroup.procs"), process.execPath, CLI, "generate", "--config", config.configFile, "--log-format", "json"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+    clearTimeout(timer);
+    expect(code, stderr).toBe(0);
+    const log = stderr.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(log.find((entry) => entry["msg"] === "fewer worker threads for the memory limit")).toMatchObject({ workers: 1, memoryLimitMb: LIMIT_MB });
+    expect(log.find((entry) => entry["msg"] === "products mapped")).toMatchObject({ workers: 1 });
+  });
+});
