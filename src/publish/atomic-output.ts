@@ -222,6 +222,10 @@ export class AtomicOutput {
     this.file.destroy();
     this.gzip?.stream.destroy();
     this.gzip?.file.destroy();
+    // A write stream opens its file in the threadpool: removed before that open lands, the
+    // temporary would be created after its removal and stay. "close" comes after the open,
+    // failed or not (its error is already the failure's; see watch()).
+    await Promise.all([this.file, ...(this.gzip ? [this.gzip.file] : [])].map((f) => (f.closed ? undefined : new Promise<void>((closed) => f.once("close", () => closed())))));
     const removals = [rm(this.tmp, { force: true }), ...(this.gzip ? [rm(this.gzip.tmp, { force: true })] : [])];
     const failed = (await Promise.allSettled(removals)).find((r) => r.status === "rejected");
     if (failed) throw this.writeFailed(failed.reason);

@@ -70,6 +70,24 @@ describe("AtomicOutput", () => {
     expect(await readdir(d)).toEqual(["feed.csv"]);
   });
 
+  it("abort right after opening leaves no temporary, even with the threadpool busy", async () => {
+    // The streams open their files in the threadpool; an abort that removed the temporaries
+    // before those opens landed left some behind (seen in CI with the machine loaded).
+    for (let round = 0; round < 100; round++) {
+      const d = await dir();
+      const outs = Array.from({ length: 9 }, (_, k) => new AtomicOutput(join(d, `feed-${k}.csv`), { gzip: true }));
+      outs[0]!.write("half a feed");
+      await Promise.all(outs.map((out) => out.abort()));
+      expect(await readdir(d), `round ${round}`).toEqual([]);
+    }
+  });
+
+  it("abort right away resolves when the temporaries could not even be opened", async () => {
+    const out = new AtomicOutput(join("/nonexistent-dir-pharmafeed", "feed.xml"), { gzip: true });
+    out.write("x");
+    await expect(out.abort()).resolves.toBeUndefined();
+  });
+
   it("reports a write failure as WRITE_FAILED", async () => {
     const out = new AtomicOutput(join("/nonexistent-dir-pharmafeed", "feed.xml"));
     out.write("x");
