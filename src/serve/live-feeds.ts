@@ -20,7 +20,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { AccessConfig } from "../config/schema.js";
 import type { Logger } from "../log.js";
-import { type LiveFile, type Manifest, MANIFEST_FILE, readManifest } from "../publish/manifest.js";
+import { type LiveFile, type Manifest, MANIFEST_FILE, readPreviousManifest } from "../publish/manifest.js";
 import { openInside } from "./safe-open.js";
 import { SharedFile } from "./shared-file.js";
 
@@ -51,6 +51,8 @@ export interface Lookup {
 
 export interface Snapshot {
   manifest: Manifest | undefined;
+  /** The file it was read from: manifest.json, or a copy in history/ when manifest.json is lost. */
+  from?: string;
   byName: ReadonlyMap<string, Lookup>;
   feeds: readonly LiveFeed[];
 }
@@ -95,12 +97,16 @@ export class LiveFeeds {
   }
 
   private async reload(): Promise<void> {
-    const manifest = await readManifest(this.outputReal);
-    if (!manifest) {
-      // A manifest being replaced is renamed atomically, so this is a real problem, or no run yet.
+    // manifest.json is replaced by rename, so a missing or unreadable one was lost (by hand):
+    // the newest copy in history/ is what the last run published (each file is still
+    // checked against its entry below), so a restart does not stop every feed.
+    const last = await readPreviousManifest(this.outputReal);
+    if (!last) {
       if (this.signature !== "missing") this.logger.warn("manifest.json unreadable; serving the previous files", { file: MANIFEST_FILE });
       return;
     }
+    const { manifest, from } = last;
+    if (from !== MANIFEST_FILE) this.logger.warn("manifest.json is missing or unreadable; serving what the last run's copy lists", { from });
     let failed = false;
     const held = new Map<string, Representation>();
     const feeds: LiveFeed[] = [];
@@ -126,7 +132,7 @@ export class LiveFeeds {
     }
     const retired = [...this.held].filter(([key]) => !held.has(key));
     this.held = held;
-    this.snapshot = { manifest, byName, feeds };
+    this.snapshot = { manifest, from, byName, feeds };
     this.retryAt = failed ? Date.now() + RETRY_MS : Number.POSITIVE_INFINITY;
     await Promise.all(retired.map(([, rep]) => rep.file.retire()));
   }

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname } from "node:path";
 import type { AccessConfig } from "../config/schema.js";
 import type { Logger } from "../log.js";
-import { readHistory } from "../publish/manifest.js";
+import { MANIFEST_FILE, readHistory } from "../publish/manifest.js";
 import { IMAGES_DIR } from "../images/store.js";
 import { checkAccess, checkBasic } from "./access.js";
 import type { AccessRecord } from "./access-log.js";
@@ -91,7 +91,7 @@ async function image(req: IncomingMessage, res: ServerResponse, name: string, ct
 }
 
 async function healthz(res: ServerResponse, ctx: RouteContext): Promise<void> {
-  const { manifest, feeds } = await ctx.live.current();
+  const { manifest, from, feeds } = await ctx.live.current();
   const body = manifest
     ? {
         status: "ok",
@@ -99,6 +99,8 @@ async function healthz(res: ServerResponse, ctx: RouteContext): Promise<void> {
         lastRunEndedAt: manifest.endedAt,
         manifestAgeSeconds: Math.round((ctx.now().getTime() - Date.parse(manifest.endedAt)) / 1000),
         feedsServed: feeds.length,
+        // For a monitor: manifest.json is lost and the feeds come from the last run's copy.
+        ...(from !== undefined && from !== MANIFEST_FILE ? { manifestFrom: from } : {}),
       }
     : { status: "no-manifest", feedsServed: 0 };
   res.writeHead(manifest ? 200 : 503, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });

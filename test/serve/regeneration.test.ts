@@ -4,19 +4,21 @@
  * old bytes, and the window between a file's rename and the new manifest
  * serves the old file (what the manifest still describes).
  */
-import { readdir, readlink } from "node:fs/promises";
+import { readdir, readlink, rm } from "node:fs/promises";
+import { join } from "node:path";
 import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import { silentLogger } from "../../src/log.js";
 import { runGenerate } from "../../src/pipeline/run.js";
+import { writeManifest } from "../../src/publish/manifest.js";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
 import type { FeedServer } from "../../src/serve/server.js";
 import { startServer } from "../../src/serve/server.js";
 import { tempDir } from "../e2e/config.js";
 import { parseFeed } from "../e2e/feeds.js";
-import { fetchRaw, makeFixture, serve, type Fixture } from "./helpers.js";
+import { fetchRaw, makeFixture, memoryLogger, serve, type Fixture } from "./helpers.js";
 import { manifestFor, ndjson, publishAll, publishFile, publishManifest, sha256 } from "./hand-made.js";
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -141,6 +143,36 @@ describe("the rename window and downloads in progress", () => {
     r = await fetchRaw(server.url, "/feeds/f.ndjson");
     expect(r.headers["etag"]).toBe(`"${sha256(v2)}"`);
     expect(r.body.equals(v2)).toBe(true);
+  });
+});
+
+describe("a lost manifest.json", () => {
+  it("a restarted serve serves what the last run's copy in history/ lists, and healthz says so", async () => {
+    const dir = await tempDir();
+    const content = ndjson(40, "one");
+    await publishFile(dir, "f.ndjson", content);
+    await writeManifest(dir, manifestFor([{ name: "f", file: "f.ndjson", content }], new Date(Date.now() - 60_000)));
+    await rm(join(dir, "manifest.json"));
+    const { logger, lines } = memoryLogger();
+    const server = await startServer({ outputDir: dir, channels: [open("f")], shopName: "t", host: "127.0.0.1", port: 0, logger });
+    cleanups.push(() => server.close(1000));
+
+    const r = await fetchRaw(server.url, "/feeds/f.ndjson");
+    expect(r.status).toBe(200);
+    expect(r.body.equals(content)).toBe(true);
+    expect(r.headers["etag"]).toBe(`"${sha256(content)}"`);
+    let health = JSON.parse((await fetchRaw(server.url, "/healthz")).body.toString("utf8")) as Record<string, unknown>;
+    expect(health).toMatchObject({ status: "ok", feedsServed: 1 });
+    expect(health["manifestFrom"]).toMatch(/^history\/manifest-[^/]+\.json$/);
+    expect(lines().find((l) => l["msg"] === "manifest.json is missing or unreadable; serving what the last run's copy lists")?.["from"]).toBe(health["manifestFrom"]);
+
+    // The next run writes manifest.json again: served from it, and healthz no longer mentions a copy.
+    const v2 = ndjson(41, "two");
+    await publishFile(dir, "f.ndjson", v2);
+    await writeManifest(dir, manifestFor([{ name: "f", file: "f.ndjson", content: v2 }], new Date()));
+    expect((await fetchRaw(server.url, "/feeds/f.ndjson")).body.equals(v2)).toBe(true);
+    health = JSON.parse((await fetchRaw(server.url, "/healthz")).body.toString("utf8")) as Record<string, unknown>;
+    expect(health["manifestFrom"]).toBeUndefined();
   });
 });
 
