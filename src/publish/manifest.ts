@@ -1,7 +1,8 @@
 /**
  * output/manifest.json: what every channel's last run produced and which file
  * is live. `serve` reads it (and only serves what it lists); the status page
- * reads the history kept beside it (output/history/, the last 30 runs).
+ * reads the history kept beside it (output/history/, the last 30 runs), whose
+ * newest copy stands in for a lost manifest.json (readPreviousManifest).
  */
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -88,7 +89,7 @@ async function historyFiles(outputDir: string): Promise<string[]> {
   }
 }
 
-/** The manifest being served (`serve` reads only this), or undefined when there is none or it cannot be read. */
+/** manifest.json alone, or undefined when there is none or it cannot be read; generate and serve go through readPreviousManifest. */
 export async function readManifest(outputDir: string): Promise<Manifest | undefined> {
   return readManifestFile(join(outputDir, MANIFEST_FILE));
 }
