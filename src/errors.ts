@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   "LOCK_HELD",
   "CHANNEL_FAILED",
   "INTERRUPTED",
+  "STORE_INVALID",
   "INTERNAL",
 ] as const;
 

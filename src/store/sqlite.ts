@@ -1,0 +1,147 @@
+/**
+ * The one embedded store of pharmafeed: SQLite files, through better-sqlite3.
+ * The catalogue snapshot and the explain index are both such files.
+ *
+ *   buildStore(file) ─> temporary file beside it (.name.tmp-<pid>) ─> tables filled
+ *        └─ commit(): close, fsync, rename over `file` (atomic on one filesystem)
+ *   openStore(file) ─> read-only, kind and format version checked
+ *
+ * Why SQLite: no server, one file a user can inspect (`sqlite3 file .tables`), FTS5
+ * for word search, range queries for ordered reads, and a page cache of bounded size,
+ * so memory stays flat whatever the table size. Why build-and-rename and never update
+ * in place: a file is either the previous complete one or the new complete one, after a
+ * kill -9 at any moment, with no journal to roll back (a hot journal left beside a file
+ * that a later run renamed over would be applied to the wrong file). A new version of a
+ * store is built from the old one (ATTACH and INSERT ... SELECT copy unchanged rows in C).
+ */
+import { existsSync, openSync, fsyncSync, closeSync } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import Database from "better-sqlite3";
+import { PharmafeedError } from "../errors.js";
+import { temporaryPath } from "../publish/atomic-output.js";
+
+export type Db = Database.Database;
+
+/** What a store file holds and in which format version. */
+export interface StoreKind {
+  /** e.g. "snapshot", "explain". */
+  name: string;
+  /** Raised whenever the tables change shape; a file of another version is refused. */
+  version: number;
+}
+
+const META = "pharmafeed_store";
+
+/** Page cache per connection (negative: KiB), so a large table never grows the heap. */
+const CACHE_KIB = 16 * 1024;
+
+function kindOf(db: Db): { name: string; version: number } | undefined {
+  try {
+    const rows = db.prepare(`SELECT key, value FROM ${META}`).all() as { key: string; value: string }[];
+    const map = new Map(rows.map((r) => [r.key, r.value]));
+    const name = map.get("kind");
+    const version = Number(map.get("version"));
+    return name === undefined || !Number.isInteger(version) ? undefined : { name, version };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Opens a store read-only; undefined when the file does not exist. A file that is
+ * not a store of this kind and version is refused with STORE_INVALID, naming what
+ * was found, so that a snapshot written by another version is never misread.
+ */
+export function openStore(file: string, kind: StoreKind): Db | undefined {
+  if (!existsSync(file)) return undefined;
+  let db: Db;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    db.pragma(`cache_size = -${CACHE_KIB}`);
+  } catch (cause) {
+    throw new PharmafeedError("STORE_INVALID", `${file}: not a readable store: ${(cause as Error).message}`, { cause, context: { file } });
+  }
+  const found = kindOf(db);
+  if (found?.name !== kind.name || found.version !== kind.version) {
+    db.close();
+    const what = found ? `a ${found.name} store of format version ${found.version}` : "not a pharmafeed store";
+    throw new PharmafeedError("STORE_INVALID", `${file}: ${what}; this version reads ${kind.name} format version ${kind.version}`, {
+      context: { file, found: found ? `${found.name}@${found.version}` : "none" },
+    });
+  }
+  return db;
+}
+
+/** A store being written: fill `db`, then commit() or abort(). */
+export interface StoreBuilder {
+  readonly db: Db;
+  /** The temporary file being written. */
+  readonly tmp: string;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+function fsyncFile(file: string): void {
+  const fd = openSync(file, "r+");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Starts a new version of `file` in a temporary file beside it. Nothing is journaled
+ * (the temporary is thrown away on failure), so writes cost only the pages.
+ */
+export async function buildStore(file: string, kind: StoreKind, meta: Record<string, string> = {}): Promise<StoreBuilder> {
+  const tmp = temporaryPath(file);
+  await rm(tmp, { force: true });
+  let db: Db;
+  try {
+    db = new Database(tmp);
+    db.pragma("journal_mode = OFF");
+    db.pragma("synchronous = OFF");
+    db.pragma(`cache_size = -${CACHE_KIB}`);
+    db.exec(`CREATE TABLE ${META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    const put = db.prepare(`INSERT INTO ${META} (key, value) VALUES (?, ?)`);
+    for (const [key, value] of Object.entries({ ...meta, kind: kind.name, version: String(kind.version), createdAt: new Date().toISOString() })) {
+      put.run(key, value);
+    }
+  } catch (cause) {
+    await rm(tmp, { force: true });
+    throw new PharmafeedError("WRITE_FAILED", `cannot create ${tmp}: ${(cause as Error).message}`, { cause, context: { file: tmp } });
+  }
+  let done = false;
+  return {
+    db,
+    tmp,
+    async commit() {
+      if (done) return;
+      done = true;
+      try {
+        db.close();
+        fsyncFile(tmp);
+        await rename(tmp, file);
+      } catch (cause) {
+        await rm(tmp, { force: true });
+        throw new PharmafeedError("WRITE_FAILED", `cannot write ${file}: ${(cause as Error).message}`, { cause, context: { file } });
+      }
+    },
+    async abort() {
+      if (done) return;
+      done = true;
+      try {
+        if (db.open) db.close();
+      } finally {
+        await rm(tmp, { force: true });
+      }
+    },
+  };
+}
+
+/** The meta values a store was built with (kind, version, createdAt and the builder's own). */
+export function storeMeta(db: Db): Record<string, string> {
+  const rows = db.prepare(`SELECT key, value FROM ${META}`).all() as { key: string; value: string }[];
+  return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+}
