@@ -21,6 +21,8 @@ export const ERROR_CODES = [
   "INTERRUPTED",
   "STORE_INVALID",
   "INTERNAL",
+  /** explain: no run has written an explain index in the output directory yet. */
+  "NO_INDEX",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

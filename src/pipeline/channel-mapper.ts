@@ -60,8 +60,10 @@ export interface MappedForImages {
   sources: ImageSource[];
 }
 
-/** The row of an item, or the report line of an exclusion. */
-export type Outcome = { row: string; report?: undefined } | { row?: undefined; report: string };
+/** The row of an item, or the report line of an exclusion, with what the explain index keeps of them. */
+export type Outcome =
+  | { row: string; report?: undefined; warnings: readonly Reason<WarningCode>[]; fallbacks: Record<string, string> }
+  | { row?: undefined; report: string; reasons: readonly Reason[] };
 
 export class ChannelMapper {
   readonly compiled: CompiledChannel;
@@ -78,8 +80,8 @@ export class ChannelMapper {
   /** Maps and renders; a writer that throws (a broken custom template) throws here. */
   map(product: Product, context: MappingContext): Outcome {
     const result = mapProduct(product, this.compiled, context);
-    if (!result.ok) return { report: this.exclusion(product.id, result.reasons) };
-    return { row: this.row(result.item, result.warnings, result.fallbacks) };
+    if (!result.ok) return { report: this.exclusion(product.id, result.reasons), reasons: result.reasons };
+    return { row: this.row(result.item, result.warnings, result.fallbacks), warnings: result.warnings, fallbacks: result.fallbacks };
   }
 
   /** Maps only: the row waits for the images (at most 1 + maxAdditional photos). */

@@ -26,6 +26,8 @@ import { ImagePipeline, type ChannelImages, type ImageOutcome } from "../images/
 import { OrderedQueue } from "../images/queue.js";
 import { addTally, ChannelMapper, type MappedForImages, type Tally } from "./channel-mapper.js";
 import { checkSample, SAMPLE_ROWS } from "./sample-check.js";
+import type { PartOutcome } from "../explain/entry.js";
+import type { ChannelSink } from "../explain/run-hook.js";
 
 /** A product of an image-processing channel, waiting in the FIFO for its images. */
 type PendingRow =
@@ -52,6 +54,8 @@ export interface ChannelPart {
   mapped?: MappedForImages[];
   /** The channel failed in the worker (a writer that threw). */
   failed?: string;
+  /** For the explain index: what the channel did with each product of the batch, in order. */
+  explain?: PartOutcome[];
 }
 
 export interface FinishOptions {
@@ -75,6 +79,11 @@ export class ChannelRun {
   private failure: Error | undefined;
   private aborted = false;
   private readonly processing: ImageProcessing | undefined;
+  /** Bytes of the file so far: where the next row starts, for the explain index. */
+  private written: number;
+  private readonly separatorBytes: number;
+  /** Where this channel tells the explain index what it did with each product (run.ts sets it). */
+  explain: ChannelSink | undefined;
 
   /** `images` is the run's image pipeline; only channels with `images.process` use it. */
   constructor(channel: LoadedChannel, outputDir: string, meta: FeedMeta, images?: ImagePipeline) {
@@ -85,6 +94,8 @@ export class ChannelRun {
     this.report = new ExclusionReport(join(outputDir, REPORTS_DIR, `${channel.name}.csv`));
     this.header = this.mapper.writer.header();
     this.out.write(this.header);
+    this.written = Buffer.byteLength(this.header);
+    this.separatorBytes = Buffer.byteLength(this.mapper.writer.separator);
     const process = channel.mapping.images.process;
     if (process && images) {
       const queue = new OrderedQueue<PendingRow>(images.options.pendingRows, (row) => this.settle(row));
@@ -110,8 +121,11 @@ export class ChannelRun {
     try {
       if (this.processing) return this.addMapped(this.mapper.mapForImages(product, context, this.processing.channel.settings.maxAdditional));
       const outcome = this.mapper.map(product, context);
-      if (outcome.row === undefined) return this.guard(this.report.addLine(outcome.report));
-      return this.writeRow(outcome.row);
+      if (outcome.row === undefined) {
+        this.explain?.excluded(outcome.reasons);
+        return this.guard(this.report.addLine(outcome.report));
+      }
+      return this.writeRow(outcome.row, outcome.warnings, outcome.fallbacks);
     } catch (error) {
       this.fail(error);
       return undefined;
@@ -132,9 +146,11 @@ export class ChannelRun {
     addTally(this.mapper.tally, part.tally);
     for (const row of part.sample) if (this.sample.length < SAMPLE_ROWS) this.sample.push(row);
     const pending: (Promise<void> | undefined)[] = [];
+    if (part.explain && this.explain) this.explainPart(part.explain, this.explain);
     if (part.rows) {
       const { separator } = this.mapper.writer;
       if (separator !== "" && this.rows > 0) pending.push(this.guard(this.out.write(separator)));
+      this.written += (this.rows > 0 ? this.separatorBytes : 0) + part.rows.byteLength;
       this.rows += part.tally.items;
       pending.push(this.guard(this.out.writeBytes(part.rows)));
     }
@@ -142,9 +158,28 @@ export class ChannelRun {
     await Promise.all(pending);
   }
 
-  private writeRow(row: string): Promise<void> | undefined {
+  /** A worker's rows follow one another with a separator before all but the file's first: their offsets follow. */
+  private explainPart(outcomes: readonly PartOutcome[], sink: ChannelSink): void {
+    let at = this.written;
+    let rows = this.rows;
+    for (const outcome of outcomes) {
+      if (outcome.kind === "excluded") {
+        sink.excluded(outcome.reasons);
+        continue;
+      }
+      if (rows++ > 0) at += this.separatorBytes;
+      sink.item(at, outcome.bytes, outcome.warnings, outcome.fallbacks);
+      at += outcome.bytes;
+    }
+  }
+
+  private writeRow(row: string, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>): Promise<void> | undefined {
     if (this.sample.length < SAMPLE_ROWS) this.sample.push(row);
     const { separator } = this.mapper.writer;
+    const offset = this.written + (this.rows > 0 ? this.separatorBytes : 0);
+    const bytes = Buffer.byteLength(row);
+    this.explain?.item(offset, bytes, warnings, fallbacks);
+    this.written = offset + bytes;
     return this.guard(this.out.write(this.rows++ > 0 ? separator + row : row));
   }
 
@@ -169,10 +204,17 @@ export class ChannelRun {
     if (this.failure || this.aborted) return undefined;
     try {
       if (row.kind === "error") throw row.error;
-      if (row.kind === "excluded") return this.guard(this.report.addLine(this.mapper.exclusion(row.id, row.reasons)));
+      if (row.kind === "excluded") {
+        this.explain?.excluded(row.reasons);
+        return this.guard(this.report.addLine(this.mapper.exclusion(row.id, row.reasons)));
+      }
       const applied = applyImages(row.item, row.images, this.processing!.channel.settings.onError);
-      if (!applied.ok) return this.guard(this.report.addLine(this.mapper.exclusion(row.id, [applied.reason])));
-      return this.writeRow(this.mapper.row(applied.item, [...row.warnings, ...applied.warnings], row.fallbacks));
+      if (!applied.ok) {
+        this.explain?.excluded([applied.reason]);
+        return this.guard(this.report.addLine(this.mapper.exclusion(row.id, [applied.reason])));
+      }
+      const warnings = [...row.warnings, ...applied.warnings];
+      return this.writeRow(this.mapper.row(applied.item, warnings, row.fallbacks), warnings, row.fallbacks);
     } catch (error) {
       this.fail(error);
       return undefined;
@@ -186,6 +228,7 @@ export class ChannelRun {
   /** Stops this channel: its temporary files are removed, the live file stays. */
   fail(error: unknown): void {
     this.failure ??= error instanceof Error ? error : new Error(String(error));
+    this.explain?.failed();
     void this.abort();
   }
 

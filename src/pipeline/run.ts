@@ -36,6 +36,8 @@ import { checkImageConfig } from "../images/check.js";
 import type { ImageRunOptionsInput } from "../images/options.js";
 import { ImagePipeline, type ImageStats } from "../images/pipeline.js";
 import { IMAGES_DIR } from "../images/store.js";
+import { ExplainHook } from "../explain/run-hook.js";
+import { STATE_DIR } from "../explain/store.js";
 
 export interface GenerateOptions {
   config: LoadedConfig;
@@ -130,9 +132,10 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   const client = createCatalogueClient(config.source);
   const runs: ChannelRun[] = [];
   let images: ImagePipeline | undefined;
+  let explain: ExplainHook | undefined;
   try {
     await mkdir(join(outputDir, REPORTS_DIR), { recursive: true });
-    await Promise.all([outputDir, join(outputDir, REPORTS_DIR), join(outputDir, HISTORY_DIR), join(outputDir, IMAGES_DIR)].map(removeDeadTemporaries));
+    await Promise.all([outputDir, join(outputDir, REPORTS_DIR), join(outputDir, HISTORY_DIR), join(outputDir, IMAGES_DIR), join(outputDir, STATE_DIR)].map(removeDeadTemporaries));
     const started = options.now ?? new Date();
     if (config.channels.some((c) => c.mapping.images.process)) {
       images = await ImagePipeline.open({
@@ -171,6 +174,8 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       );
     }
 
+    explain = await ExplainHook.open(outputDir, runs.length, logger, options.dryRun ?? false);
+    runs.forEach((run, i) => (run.explain = explain?.channel(i)));
     const rejectedByCode: Record<string, number> = {};
     const stream = client.streamProducts({
       filter: config.query.filter as never,
@@ -193,6 +198,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       // Workers asked for explicitly are used whatever the catalogue's size.
       minProducts: options.shardMinProducts ?? (options.workers === undefined ? SHARD_MIN_PRODUCTS : 0),
       onProducts: (count) => progress.update((received = count), stream.total),
+      ...(explain ? { explain } : {}),
     });
     progress.done();
     const seconds = (performance.now() - streamStarted) / 1000;
@@ -239,10 +245,11 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       channels: [...entries, ...kept],
     };
     if (!options.dryRun) await writeManifest(outputDir, manifest);
+    await explain?.commit(manifest.startedAt, entries);
     if (images) await finishImages(images, logger);
     return { manifest, outputDir, ...(images ? { images: images.stats } : {}) };
   } catch (error) {
-    await Promise.all(runs.map((run) => run.abort()));
+    await Promise.all([...runs.map((run) => run.abort()), explain?.abort()]);
     // Files this run stored stay indexed (and so prunable), whatever else failed.
     if (images) await finishImages(images, logger);
     throw error;

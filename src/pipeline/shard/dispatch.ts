@@ -12,6 +12,7 @@ import type { ChannelRun } from "../channel-run.js";
 import { ShardPool } from "./pool.js";
 import type { BatchResult, LineRef, ShardInit } from "./protocol.js";
 import { parseLine } from "./shard.js";
+import { indexProduct, type IndexProduct } from "../../explain/entry.js";
 
 /** Lines per batch: ~0.5 MB of JSON, big enough that messaging is a small share of a batch's cost. */
 const BATCH_LINES = 50;
@@ -49,10 +50,13 @@ export interface DispatchOptions {
   minProducts: number;
   /** Valid products handed to the channels so far (progress). */
   onProducts(count: number): void;
+  /** The explain index: told of every valid product before the channels map it. */
+  explain?: { product(entry: IndexProduct): void };
 }
 
-function shardInit(runs: ChannelRun[], context: MappingContext): ShardInit {
+function shardInit(runs: ChannelRun[], context: MappingContext, explain: boolean): ShardInit {
   return {
+    explain,
     channels: runs.map((run) => {
       const { name, mapping, layout, format } = run.channel;
       const max = run.imagesMaxAdditional;
@@ -70,12 +74,14 @@ export async function dispatch(stream: RecordStream<Product>, runs: ChannelRun[]
   const batch = new BatchBuilder();
   const apply = async (result: BatchResult): Promise<void> => {
     for (const rejection of result.rejections) stream.reject(rejection);
+    for (const entry of result.index ?? []) options.explain?.product(entry);
     await Promise.all(result.parts.map((part, i) => runs[i]!.addPart(part)));
     options.onProducts((received += result.products));
   };
   const inThread = async (line: RawLine): Promise<void> => {
     const parsed = parseLine(line.bytes.toString("utf8"), line.line, line.index);
     if (!parsed.ok) return stream.reject(parsed.rejection);
+    options.explain?.product(indexProduct(parsed.product));
     for (const run of runs) {
       const pending = run.add(parsed.product, context);
       if (pending) await pending;
@@ -86,7 +92,7 @@ export async function dispatch(stream: RecordStream<Product>, runs: ChannelRun[]
     for await (const line of stream.lines()) {
       if (local === undefined) {
         local = options.workers <= 0 || line.total < options.minProducts;
-        if (!local) pool = new ShardPool(shardInit(runs, context), options.workers, apply);
+        if (!local) pool = new ShardPool(shardInit(runs, context, options.explain !== undefined), options.workers, apply);
       }
       if (!pool) {
         await inThread(line);

@@ -8,6 +8,7 @@ import type { Rejection } from "../../catalogue/stream/line.js";
 import type { ContextInput } from "../../mapping/context.js";
 import type { ChannelPart } from "../channel-run.js";
 import type { MapperSpec } from "../channel-mapper.js";
+import type { IndexProduct } from "../../explain/entry.js";
 
 /** A channel as a worker sees it. `imagesMaxAdditional`: set for a channel with images.process (mapped only, rendered by the main thread). */
 export interface ShardChannel extends MapperSpec {
@@ -18,6 +19,8 @@ export interface ShardChannel extends MapperSpec {
 export interface ShardInit {
   channels: ShardChannel[];
   context: ContextInput;
+  /** Send what the explain index needs (products and per-channel outcomes). */
+  explain?: boolean;
 }
 
 /** A stream line of a batch: where its bytes end in the batch's `bytes`, its line number in the body, its meta.index. */
@@ -42,6 +45,8 @@ export interface BatchResult {
   rejections: Rejection[];
   /** One per channel, in the order of ShardInit.channels. */
   parts: ChannelPart[];
+  /** The batch's valid products, for the explain index (when ShardInit.explain). */
+  index?: IndexProduct[];
 }
 
 /** A worker that could not start or handle a batch says so once, then stops. */

@@ -12,6 +12,7 @@ import { ChannelMapper, emptyTally, type MappedForImages } from "../channel-mapp
 import type { ChannelPart } from "../channel-run.js";
 import { SAMPLE_ROWS } from "../sample-check.js";
 import type { BatchRequest, BatchResult, ShardInit } from "./protocol.js";
+import { indexProduct, type IndexProduct, type PartOutcome } from "../../explain/entry.js";
 
 /** A stream line to a valid product, or the reason it is refused (codes and paths as the client gives them). */
 export function parseLine(text: string, line: number, index: number): { ok: true; product: Product } | { ok: false; rejection: Rejection } {
@@ -68,9 +69,11 @@ class ByteSink {
 export class Shard {
   private readonly context: MappingContext;
   private readonly channels: ChannelState[];
+  private readonly explain: boolean;
 
   constructor(init: ShardInit) {
     this.context = buildContext(init.context);
+    this.explain = init.explain === true;
     this.channels = init.channels.map((spec) => ({ mapper: new ChannelMapper(spec), rows: new ByteSink(), report: new ByteSink(), imagesMaxAdditional: spec.imagesMaxAdditional, failed: undefined, sampled: 0 }));
   }
 
@@ -80,6 +83,8 @@ export class Shard {
     const samples = this.channels.map((): string[] => []);
     const mapped = this.channels.map((c) => (c.imagesMaxAdditional === undefined ? undefined : ([] as MappedForImages[])));
     for (const channel of this.channels) channel.mapper.tally = emptyTally();
+    const index: IndexProduct[] | undefined = this.explain ? [] : undefined;
+    const explains = this.channels.map((): PartOutcome[] => []);
     let products = 0;
     const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
     let start = 0;
@@ -92,6 +97,7 @@ export class Shard {
         continue;
       }
       products++;
+      index?.push(indexProduct(parsed.product));
       for (let i = 0; i < this.channels.length; i++) {
         const channel = this.channels[i]!;
         if (channel.failed !== undefined) continue;
@@ -101,6 +107,7 @@ export class Shard {
             continue;
           }
           const outcome = channel.mapper.map(parsed.product, this.context);
+          if (index) explains[i]!.push(outcome.row === undefined ? { kind: "excluded", reasons: outcome.reasons } : { kind: "item", bytes: Buffer.byteLength(outcome.row), warnings: outcome.warnings, fallbacks: outcome.fallbacks });
           if (outcome.row === undefined) channel.report.write(outcome.report);
           else {
             if (!channel.rows.empty) channel.rows.write(channel.mapper.writer.separator);
@@ -129,8 +136,9 @@ export class Shard {
       if (rowBytes) part.rows = rowBytes;
       if (reportBytes) part.report = reportBytes;
       if (mapped[i]) part.mapped = mapped[i];
+      else if (index) part.explain = explains[i]!;
       return part;
     });
-    return { result: { seq: request.seq, products, rejections, parts }, transfer };
+    return { result: { seq: request.seq, products, rejections, parts, ...(index ? { index } : {}) }, transfer };
   }
 }

@@ -1,0 +1,68 @@
+/**
+ * `pharmafeed explain <id | GTIN | CIP13 | words>`: what the last run did with a
+ * product, per channel (or one), from the run's index (output/state/explain.sqlite);
+ * an id or code the run never received is looked up in the catalogue (one request).
+ */
+import type { Argv, CommandModule } from "yargs";
+import { loadConfig } from "../config/load.js";
+import { PharmafeedError } from "../errors.js";
+
+export interface ExplainArgs {
+  query: string[];
+  config: string;
+  output?: string;
+  channel?: string;
+  json: boolean;
+  limit: number;
+}
+
+export const explainCommand: CommandModule<object, ExplainArgs> = {
+  command: "explain <query..>",
+  describe: "Why a product is (or is not) in each feed: id, GTIN/EAN of any width, CIP13, or words of its name",
+  builder: (yargs) =>
+    yargs
+      .positional("query", { type: "string", array: true, demandOption: true, describe: "a product id, a GTIN/EAN/CIP13, or words of its name" })
+      .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
+      .option("output", { type: "string", describe: "output directory (default: from the config)" })
+      .option("channel", { type: "string", describe: "only this channel (words are then looked for in its language)" })
+      .option("json", { type: "boolean", default: false, describe: "print the answer as JSON" })
+      .option("limit", { type: "number", default: 20, describe: "products shown for words" }) as unknown as Argv<ExplainArgs>,
+  handler: async (args) => {
+    const config = await loadConfig(args.config, { checkCredentials: false });
+    if (args.channel !== undefined && !config.channelNames.includes(args.channel)) {
+      throw new PharmafeedError("USAGE", `no channel named "${args.channel}"; known: ${config.channelNames.join(", ")}`);
+    }
+    const [{ explain }, { renderExplain }, { ExplainIndex, explainFile }] = await Promise.all([
+      import("../explain/explain.js"),
+      import("../explain/render.js"),
+      import("../explain/store.js"),
+    ]);
+    const outputDir = args.output ?? config.outputDir;
+    const index = ExplainIndex.open(explainFile(outputDir));
+    if (!index) throw new PharmafeedError("NO_INDEX", `no explain index in ${outputDir}: run \`pharmafeed generate\` first (it writes state/explain.sqlite)`);
+    let close = async (): Promise<void> => {};
+    try {
+      const answer = await explain({
+        index,
+        outputDir,
+        channels: config.channels,
+        query: args.query.join(" "),
+        ...(args.channel === undefined ? {} : { channel: args.channel }),
+        limit: args.limit,
+        sourceFilter: config.query.filter,
+        fetchProduct: async (query) => {
+          // Credentials only now: everything else works without them.
+          const withSource = await loadConfig(args.config);
+          const [{ createCatalogueClient }, { fetchProduct }] = await Promise.all([import("../catalogue/client.js"), import("../explain/catalogue.js")]);
+          const client = createCatalogueClient(withSource.source!);
+          close = () => client.close();
+          return fetchProduct(client, query);
+        },
+      });
+      process.stdout.write(args.json ? `${JSON.stringify(answer, null, 2)}\n` : renderExplain(answer));
+    } finally {
+      index.close();
+      await close();
+    }
+  },
+};

@@ -1,0 +1,172 @@
+/**
+ * `pharmafeed explain`: what the last run did with a product, per channel.
+ *
+ *   query ─> id? ─> code (GTIN any width, CIP13)? ─> words in the names?   (the run's index)
+ *     └─ an id or code the last run never received ─> one catalogue request ─> source filter judged
+ *
+ * The answer is plain data (printed as JSON with --json, or by render.ts).
+ */
+import type { Product } from "../catalogue/schemas/product.js";
+import type { LoadedChannel } from "../config/types.js";
+import { fallbackDetail, reasonDetail } from "../mapping/reason-details.js";
+import { ChannelMapping } from "../mapping/settings.js";
+import { unpackOutcome } from "./entry.js";
+import { readRow } from "./read-row.js";
+import { judgeSourceFilter } from "./source-filter.js";
+import { type ExplainIndex, type IndexRow, nameColumn } from "./store.js";
+
+export interface ReasonAnswer {
+  code: string;
+  /** Plain words: what the channel looked for and did not find, then the mapping's detail. */
+  detail: string;
+}
+
+export interface ChannelAnswer {
+  channel: string;
+  outcome: "in_feed" | "left_out" | "channel_failed" | "not_run";
+  file?: string;
+  /** in_feed: the row or item exactly as written in the published file, with its place. */
+  row?: string;
+  offset?: number;
+  bytes?: number;
+  /** Why the row is not shown (file not published, changed since). */
+  rowNote?: string;
+  warnings?: ReasonAnswer[];
+  fallbacks?: { field: string; locale: string; detail: string }[];
+  reasons?: ReasonAnswer[];
+}
+
+export interface ProductAnswer {
+  id: string;
+  gtin?: string;
+  cip13?: string;
+  /** In the channel's language with --channel, else the first name the catalogue sends. */
+  name?: string;
+  brand?: string;
+  channels: ChannelAnswer[];
+}
+
+export interface CatalogueAnswer {
+  found: boolean;
+  /** Why the last run did not receive it, in words. */
+  why: string[];
+  product?: { id: string; name?: string; status: string };
+}
+
+export interface ExplainAnswer {
+  query: string;
+  matchedBy: "id" | "code" | "words" | "catalogue" | "none";
+  /** When the run that wrote the index started. */
+  runStartedAt: string;
+  /** Matches in all (words may find more than are shown). */
+  total: number;
+  products: ProductAnswer[];
+  catalogue?: CatalogueAnswer;
+}
+
+export interface ExplainInput {
+  index: ExplainIndex;
+  outputDir: string;
+  channels: readonly LoadedChannel[];
+  query: string;
+  channel?: string;
+  /** Products shown for words (default 20). */
+  limit?: number;
+  /** The source filter, to judge a product the run never received. */
+  sourceFilter: Record<string, unknown>;
+  /** One catalogue request for an id or code the index lacks; undefined: no catalogue at hand. */
+  fetchProduct?: (query: string) => Promise<Product | undefined>;
+}
+
+const DEFAULT_SETTINGS = ChannelMapping.parse({});
+
+/** One token with a digit: an id or a code; anything else is words. */
+export function looksLikeIdentifier(query: string): boolean {
+  return /^\S+$/.test(query) && /\d/.test(query);
+}
+
+function pickName(names: Record<string, string>, locale: string | undefined): string | undefined {
+  if (locale !== undefined) {
+    const base = locale.split(/[-_]/)[0] ?? locale;
+    const hit = names[locale] ?? names[base];
+    if (hit !== undefined) return hit;
+  }
+  return Object.values(names)[0];
+}
+
+async function productAnswer(input: ExplainInput, row: IndexRow): Promise<ProductAnswer> {
+  const settingsOf = new Map(input.channels.map((c) => [c.name, c.mapping]));
+  const wanted = input.channel === undefined ? input.index.meta.channels.map((c) => c.name) : [input.channel];
+  const channels: ChannelAnswer[] = [];
+  for (const name of wanted) {
+    const at = input.index.meta.channels.findIndex((c) => c.name === name);
+    const meta = input.index.meta.channels[at];
+    if (!meta) {
+      channels.push({ channel: name, outcome: "not_run" });
+      continue;
+    }
+    const settings = settingsOf.get(name) ?? DEFAULT_SETTINGS;
+    const outcome = unpackOutcome(row.outcomes[at] ?? null);
+    if (!outcome) channels.push({ channel: name, outcome: "channel_failed", file: meta.file });
+    else if (outcome.kind === "excluded") {
+      channels.push({ channel: name, outcome: "left_out", reasons: outcome.reasons.map((r) => ({ code: r.code, detail: reasonDetail(r, settings) })) });
+    } else {
+      const read = await readRow(input.outputDir, meta, outcome.offset, outcome.bytes);
+      channels.push({
+        channel: name,
+        outcome: "in_feed",
+        file: meta.file,
+        offset: outcome.offset,
+        bytes: outcome.bytes,
+        ...(read.ok ? { row: read.text } : { rowNote: read.why }),
+        warnings: outcome.warnings.map((w) => ({ code: w.code, detail: reasonDetail(w, settings) })),
+        fallbacks: Object.entries(outcome.fallbacks).map(([field, locale]) => ({ field, locale, detail: fallbackDetail(field, locale, settings) })),
+      });
+    }
+  }
+  const locale = input.channel === undefined ? undefined : input.index.meta.channels.find((c) => c.name === input.channel)?.locale;
+  const name = pickName(row.names, locale);
+  return {
+    id: row.id,
+    ...(row.gtin ? { gtin: row.gtin } : {}),
+    ...(row.cip13 ? { cip13: row.cip13 } : {}),
+    ...(name ? { name } : {}),
+    ...(row.brand ? { brand: row.brand } : {}),
+    channels,
+  };
+}
+
+async function fromCatalogue(input: ExplainInput): Promise<CatalogueAnswer | undefined> {
+  if (!input.fetchProduct) return undefined;
+  const product = await input.fetchProduct(input.query);
+  if (!product) return { found: false, why: ["not in the catalogue"] };
+  const verdict = judgeSourceFilter(input.sourceFilter, product);
+  const status = product.status ?? "active";
+  const name = product.name && typeof product.name === "object" ? Object.values(product.name as Record<string, unknown>).find((v): v is string => typeof v === "string") : undefined;
+  const why =
+    verdict.selects === false
+      ? verdict.why
+      : verdict.selects === true
+        ? [`the source filter selects it now: it was added or changed after the last run (${input.index.meta.startedAt})`]
+        : [`the last run did not receive it; ${verdict.why.join("; ")}`];
+  return { found: true, why, product: { id: product.id, status, ...(name ? { name } : {}) } };
+}
+
+export async function explain(input: ExplainInput): Promise<ExplainAnswer> {
+  const query = input.query.trim();
+  const base = { query, runStartedAt: input.index.meta.startedAt };
+  const answers = async (rows: IndexRow[]) => Promise.all(rows.map((r) => productAnswer(input, r)));
+  const byId = input.index.byId(query);
+  if (byId) return { ...base, matchedBy: "id", total: 1, products: await answers([byId]) };
+  if (/^\d{8,14}$/.test(query)) {
+    const rows = input.index.byCode(query.padStart(14, "0"));
+    if (rows.length > 0) return { ...base, matchedBy: "code", total: rows.length, products: await answers(rows) };
+  }
+  if (looksLikeIdentifier(query)) {
+    const catalogue = await fromCatalogue(input);
+    return { ...base, matchedBy: catalogue ? "catalogue" : "none", total: 0, products: [], ...(catalogue ? { catalogue } : {}) };
+  }
+  const locale = input.channel === undefined ? undefined : input.index.meta.channels.find((c) => c.name === input.channel)?.locale;
+  const { total, rows } = input.index.byWords(query, locale === undefined ? undefined : nameColumn(locale), input.limit ?? 20);
+  return { ...base, matchedBy: total > 0 ? "words" : "none", total, products: await answers(rows) };
+}

@@ -1,0 +1,130 @@
+/**
+ * How a run feeds the explain index, with a few lines in run.ts, channel-run.ts
+ * and shard/dispatch.ts:
+ *
+ *   dispatch ── product(entry) ─────────────┐  (catalogue order)
+ *   ChannelRun i ── item/excluded/failed ────┼─> pending products ─> index rows, in order
+ *                                            │   (a product is written once every channel said)
+ *   run.ts ── commit(entries) / abort() ─────┘
+ *
+ * Every channel sees the products in catalogue order, but a channel that processes
+ * images says what it did only when the images are ready; so a product waits here
+ * until every channel has spoken. The image FIFO is bounded, so this queue is too.
+ * A channel that fails stops speaking: its outcomes are left empty.
+ */
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { Logger } from "../log.js";
+import type { ChannelEntry } from "../publish/manifest.js";
+import type { Reason } from "../mapping/reasons.js";
+import { type ChannelOutcome, type IndexProduct, packOutcome } from "./entry.js";
+import { explainFile, ExplainIndexWriter } from "./store.js";
+
+/** What a ChannelRun tells the index. */
+export interface ChannelSink {
+  item(offset: number, bytes: number, warnings: readonly Reason<string>[], fallbacks: Record<string, string>): void;
+  excluded(reasons: readonly Reason<string>[]): void;
+  failed(): void;
+}
+
+interface Pending {
+  product: IndexProduct;
+  outcomes: (ChannelOutcome | undefined)[];
+  /** Channels still to speak. */
+  waiting: number;
+}
+
+export class ExplainHook {
+  private readonly pending: Pending[] = [];
+  /** Position in `pending` of the next product each channel will speak about (relative to `base`). */
+  private readonly cursor: number[];
+  private readonly dead: boolean[];
+  private base = 0;
+  private failure: Error | undefined;
+
+  private constructor(
+    private readonly writer: ExplainIndexWriter,
+    private readonly channels: number,
+    private readonly logger: Logger,
+  ) {
+    this.cursor = new Array<number>(channels).fill(0);
+    this.dead = new Array<boolean>(channels).fill(false);
+  }
+
+  /** undefined on a dry run (nothing of it is published) or when the index cannot be started (logged: feeds matter more). */
+  static async open(outputDir: string, channels: number, logger: Logger, dryRun: boolean): Promise<ExplainHook | undefined> {
+    if (dryRun) return undefined;
+    const file = explainFile(outputDir);
+    try {
+      await mkdir(dirname(file), { recursive: true });
+      return new ExplainHook(await ExplainIndexWriter.create(file), channels, logger);
+    } catch (error) {
+      logger.warn("explain index not written", { error: (error as Error).message });
+      return undefined;
+    }
+  }
+
+  /** The next product of the stream, before any channel speaks of it. */
+  product(product: IndexProduct): void {
+    let waiting = 0;
+    for (const d of this.dead) if (!d) waiting++;
+    this.pending.push({ product, outcomes: new Array<ChannelOutcome | undefined>(this.channels), waiting });
+    this.drain();
+  }
+
+  channel(index: number): ChannelSink {
+    return {
+      item: (offset, bytes, warnings, fallbacks) => this.speak(index, { kind: "item", offset, bytes, warnings, fallbacks }),
+      excluded: (reasons) => this.speak(index, { kind: "excluded", reasons }),
+      failed: () => {
+        if (this.dead[index]) return;
+        this.dead[index] = true;
+        for (let i = this.cursor[index]! - this.base; i < this.pending.length; i++) if (i >= 0) this.pending[i]!.waiting--;
+        this.drain();
+      },
+    };
+  }
+
+  private speak(index: number, outcome: ChannelOutcome): void {
+    if (this.dead[index]) return;
+    const entry = this.pending[this.cursor[index]!++ - this.base];
+    if (!entry) return;
+    entry.outcomes[index] = outcome;
+    entry.waiting--;
+    this.drain();
+  }
+
+  /** Writes the products every channel has spoken of, in order. */
+  private drain(): void {
+    while (this.pending.length > 0 && this.pending[0]!.waiting <= 0) {
+      const entry = this.pending.shift()!;
+      this.base++;
+      if (this.failure) continue;
+      try {
+        this.writer.add(entry.product, entry.outcomes.map(packOutcome));
+      } catch (error) {
+        this.failure = error as Error;
+        this.logger.warn("explain index not written", { error: this.failure.message });
+      }
+    }
+  }
+
+  /** After every channel finished: the index names each channel's file and whether it was published. */
+  async commit(startedAt: string, entries: readonly ChannelEntry[]): Promise<void> {
+    for (const entry of this.pending) entry.waiting = 0;
+    this.drain();
+    if (this.failure) return this.writer.abort();
+    try {
+      await this.writer.commit({
+        startedAt,
+        channels: entries.map((e) => ({ name: e.name, file: e.file, locale: e.locale, format: e.format, published: e.published, bytes: e.bytes })),
+      });
+    } catch (error) {
+      this.logger.warn("explain index not written", { error: (error as Error).message });
+    }
+  }
+
+  abort(): Promise<void> {
+    return this.writer.abort();
+  }
+}

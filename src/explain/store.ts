@@ -1,0 +1,191 @@
+/**
+ * output/state/explain.sqlite: what the last run did with every product, for
+ * `pharmafeed explain` and the status page's search. One row per product (its
+ * codes, names, brand, and one packed outcome per channel), a table of codes
+ * (14-digit keys) and a word index of the names (FTS5, one column per language).
+ *
+ * Written in transactions of BATCH products, so memory stays flat however many
+ * products a run has; the lookup indexes are built once at the end (faster than
+ * keeping them up to date row by row). Built beside and renamed into place by
+ * store/sqlite.ts: a reader sees the previous run's index or this one's.
+ */
+import { join } from "node:path";
+import { buildStore, openStore, storeMeta, type Db, type StoreBuilder } from "../store/sqlite.js";
+import type { IndexProduct, PackedOutcome } from "./entry.js";
+
+export const EXPLAIN_KIND = { name: "explain", version: 1 };
+export const STATE_DIR = "state";
+export const EXPLAIN_FILE = "explain.sqlite";
+
+export function explainFile(outputDir: string): string {
+  return join(outputDir, STATE_DIR, EXPLAIN_FILE);
+}
+
+/** Word index columns: the catalogue's languages, and one for any other. */
+export const NAME_COLUMNS = ["fr", "nl", "en", "de", "other"] as const;
+export type NameColumn = (typeof NAME_COLUMNS)[number];
+
+/** The column of a locale ("fr-BE" -> fr, "es" -> other). */
+export function nameColumn(locale: string): NameColumn {
+  const base = locale.split(/[-_]/)[0]?.toLowerCase() ?? "";
+  return (NAME_COLUMNS as readonly string[]).includes(base) ? (base as NameColumn) : "other";
+}
+
+/** Products per transaction: large enough that commits cost little, small enough that nothing piles up. */
+const BATCH = 5000;
+
+/** A channel as the index knows it: where its rows are and whether that file is the one being served. */
+export interface IndexChannel {
+  name: string;
+  file: string;
+  locale: string;
+  format: string;
+  /** true, or why this run's file was not published (its rows are then not in the served file). */
+  published: true | string;
+  /** Size of this run's file: explain checks the file on disk is still that one before reading a row. */
+  bytes: number;
+}
+
+export interface IndexRunMeta {
+  startedAt: string;
+  channels: IndexChannel[];
+}
+
+export class ExplainIndexWriter {
+  private inBatch = 0;
+  private readonly insertProduct;
+  private readonly insertCode;
+  private readonly insertNames;
+  private readonly begin;
+  private readonly commitTx;
+
+  private constructor(private readonly builder: StoreBuilder) {
+    const db = builder.db;
+    db.exec(`CREATE TABLE products (id TEXT NOT NULL, gtin TEXT, cip13 TEXT, brand TEXT, names TEXT NOT NULL, outcomes TEXT NOT NULL);
+      CREATE TABLE codes (code TEXT NOT NULL, pid INTEGER NOT NULL);
+      CREATE VIRTUAL TABLE name_words USING fts5(${NAME_COLUMNS.join(", ")}, content='', detail=column, tokenize='unicode61 remove_diacritics 2');`);
+    this.insertProduct = db.prepare("INSERT INTO products (id, gtin, cip13, brand, names, outcomes) VALUES (?, ?, ?, ?, ?, ?)");
+    this.insertCode = db.prepare("INSERT INTO codes (code, pid) VALUES (?, ?)");
+    this.insertNames = db.prepare(`INSERT INTO name_words (rowid, ${NAME_COLUMNS.join(", ")}) VALUES (?, ?, ?, ?, ?, ?)`);
+    this.begin = db.prepare("BEGIN");
+    this.commitTx = db.prepare("COMMIT");
+  }
+
+  static async create(file: string): Promise<ExplainIndexWriter> {
+    return new ExplainIndexWriter(await buildStore(file, EXPLAIN_KIND));
+  }
+
+  add(product: IndexProduct, outcomes: readonly PackedOutcome[]): void {
+    if (this.inBatch === 0) this.begin.run();
+    const { lastInsertRowid: pid } = this.insertProduct.run(product.id, product.gtin ?? null, product.cip13 ?? null, product.brand ?? null, JSON.stringify(product.names), JSON.stringify(outcomes));
+    for (const code of product.codes) this.insertCode.run(code, pid);
+    const columns: Record<NameColumn, string[]> = { fr: [], nl: [], en: [], de: [], other: [] };
+    for (const [locale, name] of Object.entries(product.names)) columns[nameColumn(locale)].push(name);
+    this.insertNames.run(pid, ...NAME_COLUMNS.map((c) => (columns[c].length > 0 ? columns[c].join(" ") : null)));
+    if (++this.inBatch === BATCH) this.flush();
+  }
+
+  private flush(): void {
+    if (this.inBatch === 0) return;
+    this.commitTx.run();
+    this.inBatch = 0;
+  }
+
+  /** Builds the lookup indexes, records the run's channels and renames the file into place. */
+  async commit(meta: IndexRunMeta): Promise<void> {
+    this.flush();
+    const db = this.builder.db;
+    db.exec("CREATE INDEX products_id ON products (id); CREATE INDEX codes_code ON codes (code);");
+    db.prepare("INSERT INTO pharmafeed_store (key, value) VALUES (?, ?)").run("run", JSON.stringify(meta));
+    await this.builder.commit();
+  }
+
+  abort(): Promise<void> {
+    return this.builder.abort();
+  }
+}
+
+/** A product row as read back. */
+export interface IndexRow {
+  id: string;
+  gtin: string | undefined;
+  cip13: string | undefined;
+  brand: string | undefined;
+  names: Record<string, string>;
+  outcomes: PackedOutcome[];
+}
+
+interface RawRow {
+  id: string;
+  gtin: string | null;
+  cip13: string | null;
+  brand: string | null;
+  names: string;
+  outcomes: string;
+}
+
+const toRow = (r: RawRow): IndexRow => ({
+  id: r.id,
+  gtin: r.gtin ?? undefined,
+  cip13: r.cip13 ?? undefined,
+  brand: r.brand ?? undefined,
+  names: JSON.parse(r.names) as Record<string, string>,
+  outcomes: JSON.parse(r.outcomes) as PackedOutcome[],
+});
+
+/** FTS5 query of the words: each one a quoted prefix, all required. Quotes inside words are doubled. */
+export function wordsQuery(words: string, column?: NameColumn): string | undefined {
+  const tokens = words
+    .normalize("NFKC")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== "");
+  if (tokens.length === 0) return undefined;
+  const body = tokens.map((t) => `"${t.replace(/"/g, '""')}"*`).join(" AND ");
+  return column === undefined ? body : `{${column}} : (${body})`;
+}
+
+/** The index of the last run, read-only. */
+export class ExplainIndex {
+  readonly meta: IndexRunMeta;
+  readonly createdAt: string;
+
+  private constructor(private readonly db: Db) {
+    const meta = storeMeta(db);
+    this.meta = JSON.parse(meta.run ?? '{"startedAt":"","channels":[]}') as IndexRunMeta;
+    this.createdAt = meta.createdAt ?? "";
+  }
+
+  /** undefined when no run wrote an index yet. */
+  static open(file: string): ExplainIndex | undefined {
+    const db = openStore(file, EXPLAIN_KIND);
+    return db && new ExplainIndex(db);
+  }
+
+  byId(id: string): IndexRow | undefined {
+    const row = this.db.prepare("SELECT id, gtin, cip13, brand, names, outcomes FROM products WHERE id = ? LIMIT 1").get(id) as RawRow | undefined;
+    return row && toRow(row);
+  }
+
+  /** Products carrying this code (a 14-digit key). */
+  byCode(key: string): IndexRow[] {
+    const rows = this.db
+      .prepare("SELECT p.id, p.gtin, p.cip13, p.brand, p.names, p.outcomes FROM codes c JOIN products p ON p.rowid = c.pid WHERE c.code = ? LIMIT 50")
+      .all(key) as RawRow[];
+    return rows.map(toRow);
+  }
+
+  /** Products whose name has all these words (prefixes), in one language's column or any; at most `limit`, and how many in all. */
+  byWords(words: string, column: NameColumn | undefined, limit: number): { total: number; rows: IndexRow[] } {
+    const query = wordsQuery(words, column);
+    if (query === undefined) return { total: 0, rows: [] };
+    const total = (this.db.prepare("SELECT count(*) AS n FROM name_words WHERE name_words MATCH ?").get(query) as { n: number }).n;
+    const rows = this.db
+      .prepare("SELECT p.id, p.gtin, p.cip13, p.brand, p.names, p.outcomes FROM name_words n JOIN products p ON p.rowid = n.rowid WHERE name_words MATCH ? ORDER BY n.rank LIMIT ?")
+      .all(query, limit) as RawRow[];
+    return { total, rows: rows.map(toRow) };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
