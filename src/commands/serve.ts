@@ -55,6 +55,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       logger,
       accessLog: logger,
       stateSaveMs: config.serve.stateSaveMs,
+      maxFeedAgeHours: config.serve.maxFeedAgeHours,
     });
     logger.info("serving", { url: server.url, output: args.output ?? config.outputDir, statusPage: config.serve.status !== undefined });
     const received = await signal;

@@ -79,6 +79,8 @@ export const MainConfig = z
         shutdownGraceMs: z.number().int().min(0).max(600_000).default(30_000),
         /** How often the last fetch per marketplace is saved to output/serve-state.json. */
         stateSaveMs: z.number().int().min(1000).default(60_000),
+        /** Feeds older than this are stale: /healthz says so, /monitor answers 503, `notify` alerts once. */
+        maxFeedAgeHours: z.number().positive().max(24 * 365).default(36),
       })
       .strict()
       .prefault({}),

@@ -27,7 +27,9 @@ import { createProgress } from "../progress.js";
 import { AtomicOutput } from "../publish/atomic-output.js";
 import { acquireLock } from "../publish/lock.js";
 import { type ChannelEntry, HISTORY_DIR, type Manifest, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
+import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
 import { ChannelRun } from "./channel-run.js";
+import { recordFailedRun } from "./failed-run.js";
 import { dispatch } from "./shard/dispatch.js";
 import { defaultWorkers, type Machine, MAIN_THREAD_MB, PLANNED_SHARE, thisMachine } from "./workers.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
@@ -133,10 +135,10 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   const runs: ChannelRun[] = [];
   let images: ImagePipeline | undefined;
   let explain: ExplainHook | undefined;
+  const started = options.now ?? new Date();
   try {
     await mkdir(join(outputDir, REPORTS_DIR), { recursive: true });
     await Promise.all([outputDir, join(outputDir, REPORTS_DIR), join(outputDir, HISTORY_DIR), join(outputDir, IMAGES_DIR), join(outputDir, STATE_DIR)].map(removeDeadTemporaries));
-    const started = options.now ?? new Date();
     if (config.channels.some((c) => c.mapping.images.process)) {
       images = await ImagePipeline.open({
         outputDir,
@@ -225,12 +227,13 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const kept = (previous?.channels ?? []).filter((c) => !ran.has(c.name) && config.channelNames.includes(c.name));
 
     const stats = stream.stats;
-    const failed = entries.some((e) => typeof e.published === "string" && e.published.startsWith("failed"));
+    const unpublished = unpublishedOf(entries);
     const manifest: Manifest = {
       version: 1,
       startedAt: started.toISOString(),
       endedAt: new Date().toISOString(),
-      status: failed ? (entries.every((e) => e.published !== true) ? "failed" : "partial") : "ok",
+      status: runStatusOf(entries),
+      unpublished,
       source: {
         total: stream.total ?? 0,
         received,
@@ -252,6 +255,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     await Promise.all([...runs.map((run) => run.abort()), explain?.abort()]);
     // Files this run stored stay indexed (and so prunable), whatever else failed.
     if (images) await finishImages(images, logger);
+    if (!options.dryRun) await recordFailedRun({ outputDir, config, startedAt: started, error, interrupted: options.signal?.aborted === true, logger });
     throw error;
   } finally {
     await client.close().catch(() => {});

@@ -1,6 +1,7 @@
 /** The table printed at the end of a run: what each channel published and why products were left out. */
 import { formatBytes } from "../format.js";
 import type { Manifest } from "../publish/manifest.js";
+import { unpublishedOf } from "../publish/run-state.js";
 
 export function topReasons(excluded: Record<string, number>, count = 3): string {
   const total = Object.values(excluded).reduce((a, b) => a + b, 0);
@@ -29,5 +30,15 @@ export function formatSummary(manifest: Manifest): string {
       `${s.rejected} rejected, ${s.retries} retries, ${s.resumes} resumes, ${seconds.toFixed(1)} s` +
       (seconds > 0 ? ` (${Math.round(s.received / seconds).toLocaleString("en")} products/s)` : ""),
   );
+  lines.push(runLine(manifest));
   return lines.join("\n");
+}
+
+/** The run's status as the manifest, /healthz and the status page say it, with the channels left unpublished. */
+export function runLine(manifest: Manifest): string {
+  const unpublished = manifest.unpublished ?? unpublishedOf(manifest.channels);
+  if (manifest.status === "ok") return `run: ok (every channel published)`;
+  const ran = manifest.channels.length;
+  const which = unpublished.map((u) => `${u.channel}: ${u.reason}`).join("; ");
+  return `run: ${manifest.status} (${unpublished.length} of ${ran} channel${ran === 1 ? "" : "s"} not published: ${which})`;
 }

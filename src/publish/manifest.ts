@@ -50,11 +50,28 @@ export const ChannelEntry = z.object({
 });
 export type ChannelEntry = z.infer<typeof ChannelEntry>;
 
+/**
+ * The run's outcome, the one truth every surface repeats (see run-state.ts):
+ * ok only when every channel run was published; degraded when some were not
+ * (`unpublished` says which and why); failed when none was, or the run itself
+ * failed (`error`). Runs before 0.2 wrote "partial": read as degraded.
+ */
+export const RunStatus = z.preprocess((value) => (value === "partial" ? "degraded" : value), z.enum(["ok", "degraded", "failed"]));
+export type RunStatus = z.infer<typeof RunStatus>;
+
+/** A channel this run did not publish, and why (the entry's `published` text). */
+export const Unpublished = z.object({ channel: z.string(), kind: z.enum(["gate", "failed", "other"]), reason: z.string() });
+export type Unpublished = z.infer<typeof Unpublished>;
+
 export const Manifest = z.object({
   version: z.literal(1),
   startedAt: z.string(),
   endedAt: z.string(),
-  status: z.enum(["ok", "failed", "partial"]),
+  status: RunStatus,
+  /** Channels of this run that were not published (empty or absent when status is ok). */
+  unpublished: z.array(Unpublished).optional(),
+  /** Why the whole run failed (source, interruption...), with the error code of the CLI. */
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
   source: z.object({
     total: z.number().int().min(0).nullable(),
     received: z.number().int().min(0),

@@ -12,6 +12,7 @@ export type Target =
   | { kind: "feed"; name: string; token?: string }
   | { kind: "image"; name: string }
   | { kind: "healthz" }
+  | { kind: "monitor" }
   | { kind: "status" }
   | { kind: "none" };
 
@@ -42,6 +43,7 @@ export function parseTarget(rawUrl: string | undefined): Target {
   const path = queryAt < 0 ? url : url.slice(0, queryAt);
   if (path === "/") return { kind: "status" };
   if (path === "/healthz") return { kind: "healthz" };
+  if (path === "/monitor") return { kind: "monitor" };
   const [, area, first, second, ...rest] = path.split("/");
   if (rest.length > 0 || first === undefined) return none;
   if (area === "images" && second === undefined) {

@@ -12,6 +12,7 @@ import { extname } from "node:path";
 import type { AccessConfig } from "../config/schema.js";
 import type { Logger } from "../log.js";
 import { MANIFEST_FILE, readHistory } from "../publish/manifest.js";
+import { runState, type RunState } from "../publish/run-state.js";
 import { IMAGES_DIR } from "../images/store.js";
 import { checkAccess, checkBasic } from "./access.js";
 import type { AccessRecord } from "./access-log.js";
@@ -33,6 +34,8 @@ export interface RouteContext {
   shopName: string;
   logger: Logger;
   now: () => Date;
+  /** serve.maxFeedAgeHours: older than this, the feeds are stale. */
+  maxFeedAgeHours: number;
 }
 
 const IMAGE_TYPES: Record<string, string> = { ".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp" };
@@ -90,21 +93,48 @@ async function image(req: IncomingMessage, res: ServerResponse, name: string, ct
   await file.retire();
 }
 
-async function healthz(res: ServerResponse, ctx: RouteContext): Promise<void> {
+/**
+ * The body of /healthz and /monitor: runState (the status page says the same),
+ * the manifest's age and how many feeds are served.
+ */
+async function health(ctx: RouteContext): Promise<{ state: RunState; body: Record<string, unknown>; feedsServed: number }> {
   const { manifest, from, feeds } = await ctx.live.current();
+  const now = ctx.now();
+  const state = runState(manifest, now, ctx.maxFeedAgeHours);
   const body = manifest
     ? {
-        status: "ok",
+        status: state.status,
         run: manifest.status,
         lastRunEndedAt: manifest.endedAt,
-        manifestAgeSeconds: Math.round((ctx.now().getTime() - Date.parse(manifest.endedAt)) / 1000),
+        manifestAgeSeconds: Math.round((now.getTime() - Date.parse(manifest.endedAt)) / 1000),
         feedsServed: feeds.length,
+        ...(state.newestFeedAt === undefined ? {} : { newestFeedAt: state.newestFeedAt, newestFeedAgeHours: state.newestFeedAgeHours }),
+        maxFeedAgeHours: state.maxFeedAgeHours,
+        ...(state.unpublished.length > 0 ? { unpublished: state.unpublished } : {}),
+        ...(state.error ? { error: state.error } : {}),
+        summary: state.summary,
         // For a monitor: manifest.json is lost and the feeds come from the last run's copy.
         ...(from !== undefined && from !== MANIFEST_FILE ? { manifestFrom: from } : {}),
       }
-    : { status: "no-manifest", feedsServed: 0 };
-  res.writeHead(manifest ? 200 : 503, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+    : { status: "no-manifest", feedsServed: 0, summary: state.summary };
+  return { state, body, feedsServed: feeds.length };
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
   res.end(res.req.method === "HEAD" ? undefined : `${JSON.stringify(body)}\n`);
+}
+
+/** For a load balancer: 200 while any feed is served, whatever the last run did (the body says ok, degraded or stale). */
+async function healthz(res: ServerResponse, ctx: RouteContext): Promise<void> {
+  const { body, feedsServed } = await health(ctx);
+  json(res, feedsServed > 0 ? 200 : 503, body);
+}
+
+/** For an uptime monitor: 503 unless the last run published every channel and the feeds are recent. */
+async function monitor(res: ServerResponse, ctx: RouteContext): Promise<void> {
+  const { state, body } = await health(ctx);
+  json(res, state.alert ? 503 : 200, body);
 }
 
 async function statusPage(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
@@ -121,6 +151,7 @@ async function statusPage(req: IncomingMessage, res: ServerResponse, ctx: RouteC
     channels: ctx.channels,
     served: new Set(feeds.map((f) => f.channel)),
     fetches: (channel) => ctx.state.lastFetches(channel),
+    maxFeedAgeHours: ctx.maxFeedAgeHours,
   });
   res.writeHead(200, {
     "Content-Type": "text/html; charset=utf-8",
@@ -141,6 +172,8 @@ export async function route(req: IncomingMessage, res: ServerResponse, target: T
       return image(req, res, target.name, ctx, record);
     case "healthz":
       return healthz(res, ctx);
+    case "monitor":
+      return monitor(res, ctx);
     case "status":
       return statusPage(req, res, ctx);
     case "none":

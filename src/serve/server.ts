@@ -9,6 +9,7 @@ import { realpath } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { PharmafeedError } from "../errors.js";
 import { silentLogger, type Logger } from "../log.js";
+import { DEFAULT_MAX_FEED_AGE_HOURS } from "../publish/run-state.js";
 import { logWhenDone, type AccessRecord } from "./access-log.js";
 import { LiveFeeds } from "./live-feeds.js";
 import { loggablePath, parseTarget } from "./paths.js";
@@ -29,6 +30,8 @@ export interface ServeOptions {
   accessLog?: Logger;
   stateSaveMs?: number;
   now?: () => Date;
+  /** serve.maxFeedAgeHours: /healthz says stale and /monitor answers 503 beyond it. */
+  maxFeedAgeHours?: number;
 }
 
 export interface FeedServer {
@@ -60,6 +63,7 @@ export async function startServer(options: ServeOptions & { host?: string; port?
     shopName: options.shopName,
     logger,
     now: options.now ?? (() => new Date()),
+    maxFeedAgeHours: options.maxFeedAgeHours ?? DEFAULT_MAX_FEED_AGE_HOURS,
   };
 
   let closing = false;

@@ -8,6 +8,7 @@
 import { formatBytes } from "../format.js";
 import type { AccessConfig } from "../config/schema.js";
 import type { ChannelEntry, Manifest } from "../publish/manifest.js";
+import { runState, type HealthStatus } from "../publish/run-state.js";
 import { MARKETPLACES } from "./bots.js";
 import { itemsChart, type RunPoint } from "./chart.js";
 import { escapeHtml as e } from "./html.js";
@@ -30,6 +31,8 @@ export interface StatusInput {
   /** Channels whose live file is being served now. */
   served: ReadonlySet<string>;
   fetches: (channel: string) => Readonly<Record<string, Fetch>>;
+  /** serve.maxFeedAgeHours, for the header's state (runState, as /healthz). */
+  maxFeedAgeHours?: number;
 }
 
 /** What a fetch's HTTP status means to a shop manager. */
@@ -112,11 +115,15 @@ dt{color:#5b6472}dd{margin:0}.ok{color:#137333;font-weight:600}.warn{color:#b060
 .muted,.reason{color:#5b6472}.fetches{margin:0;padding:0;list-style:none}code{font-size:13px}.path{color:#5b6472}
 figure{margin:0}figcaption{font-size:12px;color:#5b6472}`;
 
+const STATE_CLASS: Record<HealthStatus, string> = { ok: "ok", degraded: "warn", stale: "bad", "no-run": "bad" };
+
 export function renderStatusPage(input: StatusInput): string {
   const m = input.manifest;
   const byName = new Map((m?.channels ?? []).map((c) => [c.name, c]));
+  // The same state as /healthz and /monitor, from the same function.
+  const state = runState(m, input.now, input.maxFeedAgeHours);
   const summary = m
-    ? `Last run ${when(m.startedAt, input.now)}: <strong class="${m.status === "ok" ? "ok" : "bad"}">${e(m.status)}</strong> · ` +
+    ? `Last run ${when(m.startedAt, input.now)}: <strong class="${STATE_CLASS[state.status]}">${e(state.status)}</strong> · ${e(state.summary)} · ` +
       `${m.source.received} products received, ${m.source.rejected} rejected · ${m.channels.filter((c) => c.published === true).length} of ${m.channels.length} feeds published`
     : `<span class="bad">No run yet: run <code>pharmafeed generate</code>.</span>`;
   return (

@@ -65,6 +65,27 @@ async function previousRunCopy(): Promise<string> {
 
 /** The reference run: every preset, clean stream. Shared by the tests that compare with it. */
 let cleanRun: Promise<{ config: E2eConfig; result: CliResult; manifest: ManifestJson; ids: Map<string, string[]>; facts: CatalogueFacts }> | undefined;
+/**
+ * A run that failed as a whole changed no feed or report; it is recorded:
+ * manifest.json (and its history copy) say failed, with the code, and keep the live files.
+ */
+async function expectFailedRunRecorded(out: string, before: Map<string, string>, code: string): Promise<void> {
+  const after = await snapshot(out);
+  const record = (file: string) => file === "manifest.json" || file.startsWith("history/");
+  const files = (m: Map<string, string>) => [...m].filter(([file]) => !record(file));
+  expect(files(after)).toEqual(files(before));
+  // The history copy before this run's: the last good run.
+  const copies = (await readdir(join(out, "history"))).sort();
+  const previous = JSON.parse(await readFile(join(out, "history", copies.at(-2)!), "utf8")) as ManifestJson;
+  const manifest = await readManifestJson(out);
+  expect(manifest.status).toBe("failed");
+  expect((manifest as unknown as { error: { code: string } }).error.code).toBe(code);
+  for (const entry of manifest.channels) {
+    expect(entry.published, entry.name).toMatch(new RegExp(`^failed: the run failed \\(${code}\\)`));
+    expect(entry.live, entry.name).toEqual(previous.channels.find((c) => c.name === entry.name)?.live);
+  }
+}
+
 function clean() {
   cleanRun ??= (async () => {
     const config = await writeConfig();
@@ -335,7 +356,7 @@ describe.each([
     const result = await run.done;
     expect(result.code, result.stderr).toBe(130);
     expect(result.stderr).toContain("INTERRUPTED");
-    expect(await snapshot(out)).toEqual(before);
+    await expectFailedRunRecorded(out, before, "INTERRUPTED");
   });
 });
 
@@ -350,7 +371,7 @@ describe("source errors", () => {
     expect(result.code, result.stderr).toBe(4);
     expect(result.stderr).toContain("SOURCE_AUTH");
     expect(result.stderr).not.toContain("not-the-secret");
-    expect(await snapshot(out)).toEqual(before);
+    await expectFailedRunRecorded(out, before, "SOURCE_AUTH");
   });
 
   it("a service that keeps failing exits 4 after the configured retries and keeps the previous files", async () => {
@@ -361,7 +382,7 @@ describe("source errors", () => {
     const result = await generate(config, ["--output", out], failing);
     expect(result.code, result.stderr).toBe(4);
     expect(result.stderr).toMatch(/SOURCE_HTTP.*503/);
-    expect(await snapshot(out)).toEqual(before);
+    await expectFailedRunRecorded(out, before, "SOURCE_HTTP");
   });
 });
 
@@ -374,7 +395,7 @@ describe("a source failure mid-stream", () => {
     const result = await generate(config, ["--output", out], stalling);
     expect(result.code, result.stderr).toBe(4);
     expect(result.stderr).toContain("SOURCE_TIMEOUT");
-    expect(await snapshot(out)).toEqual(before);
+    await expectFailedRunRecorded(out, before, "SOURCE_TIMEOUT");
   });
 });
 
@@ -389,7 +410,11 @@ describe("the publish gate", () => {
     const gated = await generate(shrunk, ["--output", out]);
     expect(gated.code, gated.stderr).toBe(5);
     expect(gated.stderr).toContain("GATE_TRIPPED");
+    // The summary says what the manifest says, and lists nothing under "Published:".
+    expect(gated.stdout).toMatch(new RegExp(`^run: failed \\(${previous.channels.length} of ${previous.channels.length} channels not published: `, "m"));
+    expect(gated.stdout).not.toContain("Published:");
     const manifest = await readManifestJson(out);
+    expect(manifest.status).toBe("failed");
     expect(manifest.source.received).toBe(10);
     for (const entry of manifest.channels) {
       const old = previous.channels.find((c) => c.name === entry.name)!;
@@ -615,7 +640,7 @@ describe("a channel whose custom template is broken", () => {
     expect(result.code, result.stderr).toBe(1);
     expect(result.stderr).toContain("CHANNEL_FAILED");
     const manifest = await readManifestJson(config.outputDir);
-    expect(manifest.status).toBe("partial");
+    expect(manifest.status).toBe("degraded");
     const byName = new Map(manifest.channels.map((c) => [c.name, c]));
     expect(byName.get("custom-bad-xml")!.published).toMatch(/^failed: the feed does not parse back/);
     for (const name of ["custom-bad-xml"]) {

@@ -110,7 +110,7 @@ describe("a failing channel", () => {
       files: brokenLayout,
     });
     const [alpha, beta] = second.manifest.channels;
-    expect(second.manifest.status).toBe("partial");
+    expect(second.manifest.status).toBe("degraded");
     expect(alpha!.published).toBe(true);
     expect(beta!.published).toMatch(/^failed: the feed does not parse back/);
     expect(beta!.live).toEqual(first.manifest.channels[1]!.live);

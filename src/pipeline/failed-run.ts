@@ -1,0 +1,75 @@
+/**
+ * A run that failed as a whole (the source refused, an interruption, an
+ * unexpected error) is recorded too: a manifest with status `failed`, the
+ * error, and every channel of the run marked not published. The live files of
+ * the last good run stay listed, so `serve` keeps serving them while healthz,
+ * the status page and the monitor say the run failed.
+ */
+import type { LoadedChannel, LoadedConfig } from "../config/types.js";
+import { isPharmafeedError } from "../errors.js";
+import type { Logger } from "../log.js";
+import { type ChannelEntry, type Manifest, readPreviousManifest, writeManifest } from "../publish/manifest.js";
+import { unpublishedOf } from "../publish/run-state.js";
+import { WRITERS } from "../writers/registry.js";
+import { REPORTS_DIR } from "../publish/exclusion-report.js";
+
+/** The error's stable code, as the CLI reports it. */
+export function errorCodeOf(error: unknown, interrupted: boolean): string {
+  if (interrupted) return "INTERRUPTED";
+  return isPharmafeedError(error) ? error.code : "UNEXPECTED";
+}
+
+function failedEntry(channel: LoadedChannel, previous: ChannelEntry | undefined, reason: string): ChannelEntry {
+  return {
+    name: channel.name,
+    preset: channel.preset.name,
+    locale: channel.mapping.locale,
+    format: channel.format,
+    contentType: WRITERS[channel.format].contentType,
+    file: channel.outputFile,
+    // Nothing of this run was written: counts of zero, the previous live file kept.
+    items: 0,
+    excluded: {},
+    warnings: {},
+    fallbacks: {},
+    bytes: 0,
+    sha256: "",
+    published: reason,
+    report: `${REPORTS_DIR}/${channel.name}.csv`,
+    live: previous?.live ?? null,
+  };
+}
+
+/** Writes the failed run's manifest; a failure to write it is logged, never hides the run's error. */
+export async function recordFailedRun(input: {
+  outputDir: string;
+  config: LoadedConfig;
+  startedAt: Date;
+  error: unknown;
+  interrupted: boolean;
+  logger: Logger;
+}): Promise<void> {
+  const { outputDir, config, logger } = input;
+  try {
+    const previous = (await readPreviousManifest(outputDir))?.manifest;
+    const byName = new Map((previous?.channels ?? []).map((c) => [c.name, c]));
+    const code = errorCodeOf(input.error, input.interrupted);
+    const message = input.error instanceof Error ? input.error.message : String(input.error);
+    const entries = config.channels.map((c) => failedEntry(c, byName.get(c.name), `failed: the run failed (${code}); previous file kept`));
+    const ran = new Set(entries.map((e) => e.name));
+    const kept = (previous?.channels ?? []).filter((c) => !ran.has(c.name) && config.channelNames.includes(c.name));
+    const manifest: Manifest = {
+      version: 1,
+      startedAt: input.startedAt.toISOString(),
+      endedAt: new Date().toISOString(),
+      status: "failed",
+      unpublished: unpublishedOf(entries),
+      error: { code, message },
+      source: { total: null, received: 0, rejected: 0, rejectedByCode: {}, retries: 0, resumes: 0 },
+      channels: [...entries, ...kept],
+    };
+    await writeManifest(outputDir, manifest);
+  } catch (error) {
+    logger.warn("the failed run could not be recorded in manifest.json", { error: (error as Error).message });
+  }
+}

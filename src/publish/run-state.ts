@@ -1,0 +1,103 @@
+/**
+ * One truth for every surface: the manifest's run status, `/healthz`,
+ * `/monitor`, the status page header, the CLI summary and the alerts all say
+ * what these functions compute, so they cannot disagree.
+ *
+ *   entries of a run ─> runStatusOf / unpublishedOf ─> manifest.status, .unpublished
+ *   manifest + clock ─> runState ─> ok | degraded | stale | no-run
+ */
+import type { ChannelEntry, Manifest, RunStatus, Unpublished } from "./manifest.js";
+
+/** Default of `serve.maxFeedAgeHours`: a nightly run plus a day's margin for one missed night. */
+export const DEFAULT_MAX_FEED_AGE_HOURS = 36;
+
+/** Gate and failure reasons start with these words (channel-run.ts). */
+function kindOf(reason: string): Unpublished["kind"] {
+  if (reason.startsWith("gate")) return "gate";
+  if (reason.startsWith("failed")) return "failed";
+  return "other";
+}
+
+/** The channels of a run that were not published, and why. */
+export function unpublishedOf(entries: readonly ChannelEntry[]): Unpublished[] {
+  return entries.flatMap((e) => (e.published === true ? [] : [{ channel: e.name, kind: kindOf(e.published), reason: e.published }]));
+}
+
+/** ok: every channel run was published; failed: none was (or no channel ran); degraded otherwise. */
+export function runStatusOf(entries: readonly ChannelEntry[]): RunStatus {
+  const published = entries.filter((e) => e.published === true).length;
+  if (entries.length > 0 && published === entries.length) return "ok";
+  return published === 0 ? "failed" : "degraded";
+}
+
+export type HealthStatus = "ok" | "degraded" | "stale" | "no-run";
+
+export interface RunState {
+  /**
+   * ok: the last run published every channel and the newest feed is recent;
+   * degraded: the last run left a channel unpublished or failed; stale: the
+   * newest feed is older than the bound (or there is none), whatever the run
+   * said; no-run: no manifest yet.
+   */
+  status: HealthStatus;
+  /** The manifest's own status, when there is one. */
+  run?: RunStatus;
+  /** A monitor should alert: anything but ok. */
+  alert: boolean;
+  /** The newest publish time of a live feed. */
+  newestFeedAt?: string;
+  /** Its age in hours (one decimal). */
+  newestFeedAgeHours?: number;
+  maxFeedAgeHours: number;
+  unpublished: Unpublished[];
+  error?: { code: string; message: string };
+  /** One sentence for a person (status page header, alert text). */
+  summary: string;
+}
+
+function newestLive(manifest: Manifest): string | undefined {
+  let newest: string | undefined;
+  for (const c of manifest.channels) {
+    const at = c.live?.publishedAt;
+    if (at !== undefined && (newest === undefined || Date.parse(at) > Date.parse(newest))) newest = at;
+  }
+  return newest;
+}
+
+function describe(status: HealthStatus, manifest: Manifest, unpublished: readonly Unpublished[], ageHours: number | undefined, maxAgeHours: number): string {
+  const ran = manifest.channels.length;
+  const listed = unpublished.map((u) => `${u.channel} (${u.reason})`).join("; ");
+  const runPart =
+    manifest.status === "ok"
+      ? `the last run published all ${ran} feed${ran === 1 ? "" : "s"}`
+      : manifest.error
+        ? `the last run failed: ${manifest.error.code}: ${manifest.error.message}`
+        : `the last run left ${unpublished.length} feed${unpublished.length === 1 ? "" : "s"} unpublished: ${listed}`;
+  if (status === "stale") {
+    const age = ageHours === undefined ? "no feed is online" : `the newest feed is ${ageHours.toFixed(1)} h old (more than ${maxAgeHours} h)`;
+    return `Stale: ${age}; ${runPart}.`;
+  }
+  return `${status === "ok" ? "OK" : "Degraded"}: ${runPart}.`;
+}
+
+/** What the last run and the age of the feeds mean now; healthz, /monitor and the status page all use it. */
+export function runState(manifest: Manifest | undefined, now: Date, maxAgeHours: number = DEFAULT_MAX_FEED_AGE_HOURS): RunState {
+  if (!manifest) {
+    return { status: "no-run", alert: true, maxFeedAgeHours: maxAgeHours, unpublished: [], summary: "No run yet: run pharmafeed generate." };
+  }
+  const unpublished = manifest.unpublished ?? unpublishedOf(manifest.channels);
+  const newestFeedAt = newestLive(manifest);
+  const ageHours = newestFeedAt === undefined ? undefined : Math.max(0, Math.round((now.getTime() - Date.parse(newestFeedAt)) / 360_000) / 10);
+  const stale = ageHours === undefined || ageHours > maxAgeHours;
+  const status: HealthStatus = stale ? "stale" : manifest.status === "ok" ? "ok" : "degraded";
+  return {
+    status,
+    run: manifest.status,
+    alert: status !== "ok",
+    ...(newestFeedAt === undefined ? {} : { newestFeedAt, newestFeedAgeHours: ageHours }),
+    maxFeedAgeHours: maxAgeHours,
+    unpublished,
+    ...(manifest.error ? { error: manifest.error } : {}),
+    summary: describe(status, manifest, unpublished, ageHours, maxAgeHours),
+  };
+}
