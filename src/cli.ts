@@ -19,9 +19,12 @@ export async function main(argv: string[]): Promise<number> {
     .recommendCommands()
     .wrap(Math.min(100, process.stdout.columns ?? 100))
     // yargs would print the full help on a usage error; one line is enough in a cron log.
-    // It calls this with a message for usage errors and with the error a handler threw.
+    // It calls this with a message for usage errors, with its own YError for a bad value found
+    // while parsing a command's flags (coerce, requiresArg: src/commands/flags.ts), and with
+    // the error a handler threw. The first two are usage errors (exit 2, one line, no stack).
     .fail((message: string | undefined, error: Error | undefined) => {
-      throw error ?? new PharmafeedError("USAGE", message ?? "invalid usage");
+      if (error === undefined || error.name === "YError") throw new PharmafeedError("USAGE", error?.message ?? message ?? "invalid usage");
+      throw error;
     })
     .help();
   for (const command of commands) cli = cli.command(command);
@@ -43,7 +46,11 @@ function report(error: unknown): number {
     );
     return exit;
   };
-  if (error instanceof PharmafeedError && error.code === "USAGE") return say("USAGE", `${error.message.split("\n")[0]} (see --help)`, EXIT.USAGE);
+  if (error instanceof PharmafeedError && error.code === "USAGE") {
+    // yargs' messages span lines ("Invalid values:\n  Argument: ..., Given: ..., Choices: ..."): all of it, on one line.
+    const whole = error.message.split("\n").map((l) => l.trim()).filter(Boolean).join(" ");
+    return say("USAGE", `${whole} (see --help)`, EXIT.USAGE);
+  }
   if (error instanceof PharmafeedError) return say(error.code, error.message, exitCodeFor(error));
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   return say("UNEXPECTED", `unexpected error: ${message}`, EXIT.FAILURE);

@@ -8,6 +8,7 @@ import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { createLogger, type LogFormat } from "../log.js";
 import { reportRun, withInterrupts } from "./generate.js";
+import { integerOption, SEED } from "./flags.js";
 import { curlLine } from "./sandbox.js";
 
 interface DemoArgs {
@@ -24,8 +25,8 @@ export const demoCommand: CommandModule<object, DemoArgs> = {
   builder: (yargs) =>
     yargs
       .option("config", { type: "string", default: "config/pharmafeed.json", describe: "config to run" })
-      .option("products", { type: "number", default: 2000, describe: "products in the sandbox catalogue" })
-      .option("seed", { type: "number", default: 1, describe: "seed of the sandbox catalogue" })
+      .option("products", integerOption("products", { min: 0 }, { default: 2000, describe: "products in the sandbox catalogue" }))
+      .option("seed", integerOption("seed", SEED, { default: 1, describe: "seed of the sandbox catalogue" }))
       .option("output", { type: "string", describe: "output directory (default: from the config)" })
       .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat }) as unknown as Argv<DemoArgs>,
   handler: async (args) => {

@@ -21,6 +21,8 @@ export interface FetchArgs {
   out?: string;
   "base-url"?: string;
   contact?: string;
+  /** A main config file whose `source` (base URL, contact, key references, timeouts, retry) is used. */
+  config?: string;
 }
 
 export interface FetchIo {
@@ -49,12 +51,21 @@ function jsonFlag(flag: string, text: string | undefined): unknown {
   }
 }
 
-/** Flags win over the environment; credentials come only from the environment. */
+/**
+ * Flags win over the environment, which wins over the config's `source` (as for
+ * generate); without --config, credentials come only from the environment.
+ */
 async function clientFor(args: FetchArgs, env: FetchIo["env"]): Promise<CatalogueClient> {
   const { createCatalogueClient } = await import("../catalogue/client.js");
   const overlay = { ...env };
   if (args["base-url"] !== undefined) overlay[ENV.baseUrl] = args["base-url"];
   if (args.contact !== undefined) overlay[ENV.contact] = args.contact;
+  if (args.config !== undefined) {
+    // The whole config is checked, as generate would: the same file must serve both.
+    const { loadConfig } = await import("../config/load.js");
+    const config = await loadConfig(args.config, { env: overlay });
+    return createCatalogueClient(config.source!);
+  }
   try {
     return createCatalogueClient(resolveSourceOptions({}, overlay));
   } catch (error) {
@@ -171,7 +182,8 @@ export const fetchCommand: CommandModule<object, FetchArgs> = {
       .option("sort", { type: "string", describe: 'sorting as JSON, e.g. \'{"id":"DESC"}\' (products/media default: {"id":"ASC"})' })
       .option("out", { type: "string", describe: "write to this file instead of stdout" })
       .option("base-url", { type: "string", describe: `API base URL without /v4 (else ${ENV.baseUrl})` })
-      .option("contact", { type: "string", describe: `your e-mail or URL for the User-Agent (else ${ENV.contact})` }) as unknown as Argv<FetchArgs>,
+      .option("contact", { type: "string", describe: `your e-mail or URL for the User-Agent (else ${ENV.contact})` })
+      .option("config", { type: "string", describe: "take the source (base URL, contact, key references, timeouts) from this main config file" }) as unknown as Argv<FetchArgs>,
   handler: async (args) => {
     await runFetch(args, { stdout: process.stdout, stderr: process.stderr, env: process.env });
   },

@@ -10,6 +10,7 @@ import { PharmafeedError } from "../errors.js";
 import { createLogger, type LogFormat } from "../log.js";
 import type { GenerateResult } from "../pipeline/run.js";
 import { formatSummary } from "../pipeline/summary.js";
+import { integerOption, workersFlag } from "./flags.js";
 
 export interface GenerateArgs {
   config: string;
@@ -28,7 +29,12 @@ export function generateOptions<T>(yargs: Argv<T>) {
     .option("output", { type: "string", describe: "output directory (default: from the config)" })
     .option("dry-run", { type: "boolean", default: false, describe: "map and write to temporary files, publish nothing" })
     .option("force", { type: "boolean", default: false, describe: "publish even when the gate would stop a channel" })
-    .option("workers", { type: "number", describe: "worker threads that map and render (0: none; default: one per core up to 4, fewer under a memory limit, from 5,000 products)" })
+    .option(
+      "workers",
+      integerOption("workers", workersFlag(), {
+        describe: "worker threads that map and render, 0 to 4 per core (0: none; default: one per core up to 4, fewer under a memory limit, from 5,000 products)",
+      }),
+    )
     .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" });
 }
 

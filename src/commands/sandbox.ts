@@ -4,6 +4,7 @@
  */
 import type { Argv, CommandModule } from "yargs";
 import { PharmafeedError } from "../errors.js";
+import { integerOption, MS, PORT, SEED } from "./flags.js";
 import { BASIC_KEY, SandboxOptions, type SandboxHandle, type SandboxOptionsInput } from "../sandbox/options.js";
 
 export interface SandboxArgs {
@@ -88,24 +89,24 @@ export const sandboxCommand: CommandModule<object, SandboxArgs> = {
   describe: "Run a local Catalogue API v4 over a generated catalogue (Ctrl-C stops it)",
   builder: (yargs: Argv<object>) =>
     yargs
-      .option("port", { type: "number", default: 8040, describe: "port to listen on (0 = any free port)" })
+      .option("port", integerOption("port", PORT, { default: 8040, describe: "port to listen on (0 = any free port)" }))
       .option("host", { type: "string", default: "127.0.0.1", describe: "address to listen on" })
-      .option("products", { type: "number", default: 2000, describe: "number of generated products" })
-      .option("seed", { type: "number", default: 1, describe: "generator seed (same seed, same catalogue)" })
+      .option("products", integerOption("products", { min: 0 }, { default: 2000, describe: "number of generated products" }))
+      .option("seed", integerOption("seed", SEED, { default: 1, describe: "generator seed (same seed, same catalogue)" }))
       .option("key-id", { type: "string", describe: "API key id of the main demo key" })
       .option("key-secret", { type: "string", describe: "API key secret of the main demo key" })
-      .option("rate-limit", { type: "number", default: 100, describe: "requests per key per window" })
-      .option("rate-window-ms", { type: "number", default: 60000, describe: "rolling window of the rate limit" })
-      .option("fail-first", { type: "number", describe: "fault: answer 5xx to the first K requests" })
-      .option("fail-status", { type: "number", describe: "fault: status of those answers (500-599, default 503)" })
-      .option("too-many-first", { type: "number", describe: "fault: answer 429 to the next K requests" })
-      .option("drop-after-lines", { type: "number", describe: "fault: cut the i-th stream after i*K lines" })
-      .option("drop-times", { type: "number", describe: "fault: how many streams are cut (default 1)" })
-      .option("line-delay-ms", { type: "number", describe: "fault: delay before each stream line" })
-      .option("stall-after-lines", { type: "number", describe: "fault: the first stream pauses after K lines" })
-      .option("stall-ms", { type: "number", describe: "fault: length of that pause" })
-      .option("corrupt-line", { type: "number", describe: "fault: send the line with this meta.index as broken JSON" })
-      .option("chunk-bytes", { type: "number", describe: "fault: write stream bodies in chunks of N bytes" })
+      .option("rate-limit", integerOption("rate-limit", { min: 1 }, { default: 100, describe: "requests per key per window" }))
+      .option("rate-window-ms", integerOption("rate-window-ms", MS(1), { default: 60000, describe: "rolling window of the rate limit" }))
+      .option("fail-first", integerOption("fail-first", { min: 0 }, { describe: "fault: answer 5xx to the first K requests" }))
+      .option("fail-status", integerOption("fail-status", { min: 500, max: 599, what: "an HTTP status" }, { describe: "fault: status of those answers (500-599, default 503)" }))
+      .option("too-many-first", integerOption("too-many-first", { min: 0 }, { describe: "fault: answer 429 to the next K requests" }))
+      .option("drop-after-lines", integerOption("drop-after-lines", { min: 1 }, { describe: "fault: cut the i-th stream after i*K lines" }))
+      .option("drop-times", integerOption("drop-times", { min: 1 }, { describe: "fault: how many streams are cut (default 1)" }))
+      .option("line-delay-ms", integerOption("line-delay-ms", MS(0), { describe: "fault: delay before each stream line" }))
+      .option("stall-after-lines", integerOption("stall-after-lines", { min: 0 }, { describe: "fault: the first stream pauses after K lines" }))
+      .option("stall-ms", integerOption("stall-ms", MS(0), { describe: "fault: length of that pause" }))
+      .option("corrupt-line", integerOption("corrupt-line", { min: 0 }, { describe: "fault: send the line with this meta.index as broken JSON" }))
+      .option("chunk-bytes", integerOption("chunk-bytes", { min: 1 }, { describe: "fault: write stream bodies in chunks of N bytes" }))
       .option("log", { type: "boolean", default: false, describe: "log one line per request to stderr" }) as unknown as Argv<SandboxArgs>,
   handler: async (args) => {
     const options = checkedOptions(sandboxOptionsFromArgs(args));

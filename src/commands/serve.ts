@@ -7,6 +7,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { createLogger, type LogFormat } from "../log.js";
+import { integerOption, PORT } from "./flags.js";
 
 interface ServeArgs {
   config: string;
@@ -37,7 +38,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
       .option("output", { type: "string", describe: "output directory (default: from the config)" })
       .option("host", { type: "string", describe: "address to listen on (default: serve.host, 127.0.0.1)" })
-      .option("port", { type: "number", describe: "port (default: serve.port, 8080; 0 picks a free one)" })
+      .option("port", integerOption("port", PORT, { describe: "port (default: serve.port, 8080; 0 picks a free one)" }))
       .option("log-format", { choices: ["plain", "json"] as const, describe: "log lines on stderr (default: serve.logFormat)" }) as unknown as Argv<ServeArgs>,
   handler: async (args) => {
     // Catalogue credentials are not needed to serve; the serve secrets are (and are checked).

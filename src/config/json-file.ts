@@ -25,6 +25,11 @@ function position(text: string, message: string): string {
   return ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
 }
 
+/** Drops a leading UTF-8 byte order mark (U+FEFF), which editors add and nothing else expects. */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 export async function readJsonFile(file: string): Promise<unknown> {
   let text: string;
   try {
@@ -36,6 +41,8 @@ export async function readJsonFile(file: string): Promise<unknown> {
       context: { file },
     });
   }
+  // Windows editors (Notepad) save UTF-8 with a byte order mark; JSON.parse refuses it as an invisible token.
+  text = stripBom(text);
   try {
     return JSON.parse(text) as unknown;
   } catch (cause) {

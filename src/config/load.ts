@@ -36,6 +36,7 @@ export const KNOWN_LOCALES = ["fr", "nl", "en", "de"] as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** One entry per problem: a multi-line one (a Handlebars parse error) stays one entry, indented. */
 class Problems {
   readonly lines: string[] = [];
   add(file: string, path: string, message: string): void {
@@ -47,8 +48,11 @@ class Problems {
     for (const issue of issues) this.lines.push(`${file}: ${formatIssue({ ...issue, path: [...under, ...issue.path] }, whole)}`);
   }
   fromError(error: unknown): void {
-    if (error instanceof PharmafeedError && error.code === "CONFIG_INVALID") this.lines.push(...error.message.split("\n").filter((l) => l.trim() !== ""));
-    else throw error;
+    if (!(error instanceof PharmafeedError && error.code === "CONFIG_INVALID")) throw error;
+    const [first = "", ...rest] = error.message.split("\n").filter((l) => l.trim() !== "");
+    // "<file> is invalid (N problems):" heads N lines, one problem each (formatIssues).
+    if (/ is invalid \(\d+ problems?\):$/.test(first)) this.lines.push(...rest.map((l) => l.trim()));
+    else this.lines.push([first, ...rest.map((l) => `  ${l}`)].join("\n  "));
   }
 }
 
@@ -155,7 +159,7 @@ async function loadChannel(file: string, env: Env, problems: Problems, tolerate:
 }
 
 function refused(file: string, problems: Problems): PharmafeedError {
-  const count = problems.lines.filter((l) => !/ is invalid \(/.test(l)).length;
+  const count = problems.lines.length;
   return new PharmafeedError("CONFIG_INVALID", `configuration refused (${count} problem${count === 1 ? "" : "s"}):\n  ${problems.lines.join("\n  ")}`, {
     context: { file },
   });

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PharmafeedError } from "../errors.js";
 import { formatIssues } from "../config/issues.js";
+import { stripBom } from "../config/json-file.js";
 import { LayoutSpec, type LoadedLayout } from "./layout.js";
 
 /** The templates/ folder shipped with pharmafeed (beside dist/ and src/). */
@@ -11,7 +12,7 @@ export const BUILTIN_TEMPLATES = fileURLToPath(new URL("../../templates/", impor
 
 async function readText(file: string): Promise<string> {
   try {
-    return await readFile(file, "utf8");
+    return stripBom(await readFile(file, "utf8"));
   } catch (cause) {
     throw new PharmafeedError("CONFIG_INVALID", `${file}: cannot read template (${(cause as NodeJS.ErrnoException).code ?? "error"})`, {
       cause,

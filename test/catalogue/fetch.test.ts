@@ -8,6 +8,7 @@ import { runFetch, type FetchArgs } from "../../src/commands/fetch.js";
 import { createCatalogue, startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
 import { isPharmafeedError } from "../../src/errors.js";
 import { expectedIds } from "./helpers.js";
+import { VALID_MAIN, VALID_TREE, writeTree } from "../config/tree.js";
 
 function capture(): PassThrough & { text(): string } {
   const stream = new PassThrough() as PassThrough & { text(): string };
@@ -100,6 +101,28 @@ describe("pharmafeed fetch", () => {
     const error = await runFetch({ resource: "products", contact: "x@example.test" }, { stdout: capture(), stderr: capture(), env: { CATALOGUE_API_BASE_URL: sandbox.url } }).catch((e: unknown) => e);
     expect(isPharmafeedError(error, "CONFIG_INVALID")).toBe(true);
     expect((error as Error).message).toMatch(/CATALOGUE_API_KEY_ID[\s\S]*CATALOGUE_API_KEY_SECRET/);
+  });
+
+  it("takes the source from --config: base URL, contact and key references, with no environment at all", async () => {
+    const root = await writeTree({
+      ...VALID_TREE,
+      "config/pharmafeed.json": {
+        ...VALID_MAIN,
+        source: { baseUrl: sandbox.url, keyId: "${MY_KEY_ID}", keySecret: "${MY_KEY_SECRET}", contact: "config@pharmafeed.test" },
+      },
+    });
+    const stdout = capture();
+    const summary = await runFetch(
+      { resource: "brands", config: join(root, "config/pharmafeed.json") },
+      { stdout, stderr: capture(), env: { MY_KEY_ID: sandbox.keyId, MY_KEY_SECRET: sandbox.keySecret } },
+    );
+    expect(summary.records).toBe(catalogue().brands.length);
+    expect(stdout.text().trim().split("\n")).toHaveLength(catalogue().brands.length);
+    // A reference to an unset variable is the config's error, with the file and the path.
+    const error = await runFetch({ resource: "brands", config: join(root, "config/pharmafeed.json") }, { stdout: capture(), stderr: capture(), env: {} }).catch((e: unknown) => e);
+    expect(isPharmafeedError(error, "CONFIG_INVALID")).toBe(true);
+    expect((error as Error).message).toMatch(/pharmafeed\.json: source\.keySecret: environment variable MY_KEY_SECRET is not set/);
+    rmSync(root, { recursive: true, force: true });
   });
 
   // An async spawn: the sandbox answering the CLI lives in this process.

@@ -98,4 +98,39 @@ describe("loadConfig", () => {
     expect(error.message).toMatch(/dup\.json: file: "meta-nl\.csv" is also written by .*meta-nl\.json/);
     expect(error.message).toMatch(/unknown helper "nohelper"/);
   });
+
+  it("accepts config files, layouts and templates saved with a UTF-8 byte order mark", async () => {
+    const bom = (value: unknown) => `\uFEFF${typeof value === "string" ? value : JSON.stringify(value)}`;
+    const root = await writeTree({
+      ...VALID_TREE,
+      "config/pharmafeed.json": bom({ ...VALID_MAIN, channels: [...VALID_MAIN.channels, "channels/custom.json"] }),
+      "config/channels/google-fr.json": bom(VALID_TREE["config/channels/google-fr.json"]),
+      "config/channels/custom.json": bom({ name: "custom", preset: "generic-csv", template: "../my-layout" }),
+      "config/my-layout/layout.json": bom({ format: "xml", header: "h.hbs", item: "i.hbs", footer: "f.hbs" }),
+      "config/my-layout/h.hbs": bom("<feed>"),
+      "config/my-layout/i.hbs": bom("<item>{{id}}</item>"),
+      "config/my-layout/f.hbs": bom("</feed>"),
+    });
+    const config = await loadConfig(join(root, "config/pharmafeed.json"), { env: TEST_ENV });
+    const custom = config.channels.find((c) => c.name === "custom")!;
+    expect(custom.layout.templates).toEqual({ header: "<feed>", item: "<item>{{id}}</item>", footer: "</feed>" });
+  });
+
+  it("counts problems exactly: one Handlebars parse error is one problem, a layout's zod issues one each", async () => {
+    const one = await refusal({
+      ...VALID_TREE,
+      "config/pharmafeed.json": { ...VALID_MAIN, channels: [...VALID_MAIN.channels, "channels/custom.json"] },
+      "config/channels/custom.json": { name: "custom", preset: "generic-csv", template: "../my-layout" },
+      "config/my-layout/layout.json": { format: "csv", columns: [{ header: "id", value: "{{#if id}}x" }] },
+    });
+    expect(one.message).toMatch(/^configuration refused \(1 problem\):/);
+    expect(one.message).toMatch(/does not compile/);
+    const two = await refusal({
+      ...VALID_TREE,
+      "config/pharmafeed.json": { ...VALID_MAIN, channels: [...VALID_MAIN.channels, "channels/custom.json"] },
+      "config/channels/custom.json": { name: "custom", preset: "generic-csv", template: "../my-layout" },
+      "config/my-layout/layout.json": { format: "csv", delimiter: ";;", columns: [{ header: "", value: "{{id}}" }] },
+    });
+    expect(two.message).toMatch(/^configuration refused \(2 problems\):/);
+  });
 });
