@@ -1,82 +1,157 @@
 /**
  * Offers files, CSV or JSON, to an OffersIndex plus the list of refused rows
- * with their line numbers. Pure: text in, data out; never throws.
+ * with their line numbers. Pure: lines in, data out; never throws. The reader
+ * takes one physical line at a time, so a file of millions of rows is read as
+ * a stream (see pipeline/offers-file.ts) and `parseOffers` reads a string.
  *
  * CSV: a header row naming the columns (id | gtin | cip13, price, sale_price,
  * sale_from, sale_until, quantity, availability, link); the delimiter (`,` `;`
- * or tab) is taken from the header. JSON: an array of objects, `{"offers": [...]}`,
- * or one object per line (NDJSON).
+ * or tab) is taken from the header. One row per physical line: no offers field
+ * holds a line break, so a quote left open is that line's error alone, never a
+ * value that swallows the rows after it (csv-parse, on a whole file, reads an
+ * unclosed quote to the next quote or the end). Lines go to csv-parse in
+ * batches; a batch that does not come out as exactly one clean record per line
+ * is parsed again line by line, which pins every problem on its own line.
+ *
+ * JSON: an array of objects, `{"offers": [...]}` (read whole), or one object
+ * per line (NDJSON, streamed: recognised when the first line is an object).
  */
-import { parse as parseCsv } from "csv-parse/sync";
+import { parse as parseCsv, type CsvError, type Options as CsvOptions } from "csv-parse/sync";
 import { addOfferRow, emptyOffersIndex, isOfferField, type OfferError, type OffersIndex } from "./offers.js";
 
 export interface ParsedOffers {
   offers: OffersIndex;
+  /** Every problem, by line; the header's (unknown column, no key column) included. */
   errors: OfferError[];
+  /** Problems of the file's structure: an unknown column or key, no key column. */
+  structure: OfferError[];
+  /** Data rows read (CSV lines after the header that are not blank, JSON entries). */
+  rows: number;
 }
 
-export function parseOffers(text: string, format: "csv" | "json"): ParsedOffers {
-  const offers = emptyOffersIndex();
-  const errors: OfferError[] = [];
-  try {
-    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-    if (format === "csv") readCsv(body, offers, errors);
-    else readJson(body, offers, errors);
-  } catch (error) {
-    errors.push({ line: 0, reason: "OFFER_PARSE", detail: error instanceof Error ? error.message : String(error) });
-  }
-  errors.sort((a, b) => a.line - b.line);
-  return { offers, errors };
-}
+/** Lines per csv-parse call: big enough that the parser's set-up cost (~45 us a call) is spread thin. */
+const BATCH_LINES = 256;
+const DELIMITERS = [";", "\t", ","] as const;
 
 function detectDelimiter(header: string): string {
   let best = ",";
   let bestCount = 0;
-  for (const d of [";", "\t", ","]) {
+  for (const d of DELIMITERS) {
     const count = header.split(d).length - 1;
     if (count > bestCount) [best, bestCount] = [d, count];
   }
   return best;
 }
 
-function readCsv(text: string, offers: OffersIndex, errors: OfferError[]): void {
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
-  if (firstLine.trim() === "") {
-    if (text.trim() !== "") errors.push({ line: 1, reason: "OFFER_PARSE", detail: "the first line must be the header" });
-    return;
+/** csv-parse's messages count lines inside the piece it was given: say what is wrong, the line comes from us. */
+function csvProblem(error: CsvError | undefined): string {
+  // INVALID_OPENING_QUOTE is what csv-parse 6 throws; its type list does not name it.
+  const code: string | undefined = error?.code;
+  switch (code) {
+    case "CSV_QUOTE_NOT_CLOSED":
+      return "a quote opened on this line is not closed (a value cannot span lines)";
+    case "CSV_INVALID_CLOSING_QUOTE":
+      return "a quoted value is followed by more text before the delimiter";
+    case "INVALID_OPENING_QUOTE":
+      return "a quote inside an unquoted value";
+    case undefined:
+      return "not one CSV record";
+    default:
+      return (error?.message ?? "").replace(/ at line \d+/g, "");
   }
-  const records = parseCsv(text, {
-    delimiter: detectDelimiter(firstLine),
-    info: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    skip_records_with_error: true,
-    on_skip: (err) => {
-      const line = (err as { lines?: unknown } | undefined)?.lines;
-      errors.push({ line: typeof line === "number" ? line : 0, reason: "OFFER_PARSE", detail: err?.message ?? "invalid CSV" });
-    },
-  }) as unknown as { record: string[]; info: { lines: number } }[];
-  const [head, ...rows] = records;
-  if (head === undefined) return;
-  const columns = head.record.map((c) => c.trim().toLowerCase());
-  for (const c of columns) {
-    if (!isOfferField(c)) errors.push({ line: head.info.lines, reason: "OFFER_UNKNOWN_FIELD", detail: c });
+}
+
+const nameOf = (d: string) => (d === "\t" ? "tab" : `'${d}'`);
+
+class CsvRows {
+  private columns: string[] | undefined;
+  private options: CsvOptions | undefined;
+  private delimiter = ",";
+  private batch: string[] = [];
+  private batchLines: number[] = [];
+  private headerSeen = false;
+
+  constructor(private readonly out: ReaderState) {}
+
+  push(text: string, line: number): void {
+    if (!this.headerSeen) {
+      this.headerSeen = true;
+      if (text.trim() !== "") this.header(text, line);
+      return;
+    }
+    if (text.trim() === "") return;
+    this.out.rows++;
+    if (this.options === undefined) {
+      // A blank first line: said once, when a line shows the file is not empty.
+      if (this.columns === undefined && this.out.structure.length === 0) {
+        this.out.structureError({ line: 1, reason: "OFFER_PARSE", detail: "the first line must be the header" });
+      }
+      return;
+    }
+    this.batch.push(text);
+    this.batchLines.push(line);
+    if (this.batch.length === BATCH_LINES) this.flush();
   }
-  if (!columns.some((c) => c === "id" || c === "gtin" || c === "cip13")) {
-    errors.push({ line: head.info.lines, reason: "OFFER_NO_KEY", detail: "the header has no id, gtin or cip13 column" });
-    return;
+
+  finish(): void {
+    if (this.batch.length > 0) this.flush();
   }
-  for (const { record, info } of rows) {
+
+  private header(text: string, line: number): void {
+    this.delimiter = detectDelimiter(text);
+    let error: CsvError | undefined;
+    const records = parseCsv(text, { delimiter: this.delimiter, skip_records_with_error: true, on_skip: (e) => void (error ??= e) }) as string[][];
+    const head = records[0];
+    if (error !== undefined || records.length !== 1 || head === undefined) {
+      this.out.structureError({ line, reason: "OFFER_PARSE", detail: `header: ${csvProblem(error)}` });
+      return;
+    }
+    const columns = head.map((c) => c.trim().toLowerCase());
+    for (const c of columns) if (!isOfferField(c)) this.out.structureError({ line, reason: "OFFER_UNKNOWN_FIELD", detail: c });
+    if (!columns.some((c) => c === "id" || c === "gtin" || c === "cip13")) {
+      this.out.structureError({ line, reason: "OFFER_NO_KEY", detail: "the header has no id, gtin or cip13 column" });
+      return;
+    }
+    this.columns = columns;
+    this.options = { delimiter: this.delimiter, relax_column_count: true, record_delimiter: "\n" };
+  }
+
+  private flush(): void {
+    const [lines, numbers] = [this.batch, this.batchLines];
+    this.batch = [];
+    this.batchLines = [];
+    let failed = false;
+    const records = parseCsv(lines.join("\n"), { ...this.options, skip_records_with_error: true, on_skip: () => void (failed = true) }) as string[][];
+    // One clean record per line, or some line is not a row on its own: find which, line by line.
+    if (!failed && records.length === lines.length) records.forEach((record, i) => this.row(record, numbers[i]!));
+    else lines.forEach((text, i) => this.single(text, numbers[i]!));
+  }
+
+  private single(text: string, line: number): void {
+    let error: CsvError | undefined;
+    const records = parseCsv(text, { ...this.options, skip_records_with_error: true, on_skip: (e) => void (error ??= e) }) as string[][];
+    const record = records[0];
+    if (error !== undefined || records.length !== 1 || record === undefined) this.out.rowErrors([{ line, reason: "OFFER_PARSE", detail: csvProblem(error) }]);
+    else this.row(record, line);
+  }
+
+  private row(record: string[], line: number): void {
+    const columns = this.columns!;
     if (record.length > columns.length) {
-      errors.push({ line: info.lines, reason: "OFFER_PARSE", detail: `${record.length} fields, the header has ${columns.length}` });
-      continue;
+      return this.out.rowErrors([{ line, reason: "OFFER_PARSE", detail: `${record.length} fields, the header has ${columns.length}` }]);
+    }
+    if (record.length === 1 && columns.length > 1) {
+      const other = DELIMITERS.find((d) => d !== this.delimiter && record[0]!.includes(d));
+      if (other !== undefined) {
+        return this.out.rowErrors([{ line, reason: "OFFER_PARSE", detail: `1 field where the header has ${columns.length}: this row uses ${nameOf(other)}, the header ${nameOf(this.delimiter)}` }]);
+      }
     }
     const row: Record<string, unknown> = {};
     record.forEach((value, i) => {
       const name = columns[i];
       if (name !== undefined && isOfferField(name)) row[name] = value;
     });
-    errors.push(...addOfferRow(offers, row, info.lines));
+    this.out.rowErrors(addOfferRow(this.out.offers, row, line));
   }
 }
 
@@ -103,55 +178,131 @@ function objectLines(text: string, depth: number): number[] {
   return lines;
 }
 
-function readEntry(entry: unknown, line: number, offers: OffersIndex, errors: OfferError[]): void {
-  if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
-    errors.push({ line, reason: "OFFER_PARSE", detail: "an offer must be an object" });
-    return;
-  }
-  const row: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(entry)) {
-    if (isOfferField(key)) row[key] = value;
-    else errors.push({ line, reason: "OFFER_UNKNOWN_FIELD", detail: key });
-  }
-  errors.push(...addOfferRow(offers, row, line));
-}
+class JsonRows {
+  /** Undefined until the first non-blank line says: NDJSON (an object on one line) or one document. */
+  private ndjson: boolean | undefined;
+  private whole: string[] = [];
 
-function readJson(text: string, offers: OffersIndex, errors: OfferError[]): void {
-  if (text.trim() === "") return;
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (error) {
-    if (text.trim().startsWith("{") && text.trim().includes("\n")) return readNdjson(text, offers, errors);
-    errors.push({ line: 0, reason: "OFFER_PARSE", detail: error instanceof Error ? error.message : "invalid JSON" });
-    return;
-  }
-  let entries: unknown[];
-  let depth: number;
-  if (Array.isArray(doc)) [entries, depth] = [doc, 1];
-  else if (doc !== null && typeof doc === "object" && Array.isArray((doc as { offers?: unknown }).offers)) {
-    [entries, depth] = [(doc as { offers: unknown[] }).offers, 2];
-  } else [entries, depth] = [[doc], 0];
-  const lines = objectLines(text, depth);
-  let lastLine = 1;
-  entries.forEach((entry) => {
-    // Non-object entries have no '{': report them at the previous object's line.
-    const line = entry !== null && typeof entry === "object" && !Array.isArray(entry) ? (lines.shift() ?? lastLine) : lastLine;
-    lastLine = line;
-    readEntry(entry, line, offers, errors);
-  });
-}
+  constructor(private readonly out: ReaderState) {}
 
-function readNdjson(text: string, offers: OffersIndex, errors: OfferError[]): void {
-  text.split("\n").forEach((raw, i) => {
-    if (raw.trim() === "") return;
-    let entry: unknown;
+  push(text: string, line: number): void {
+    if (this.ndjson === undefined && text.trim() !== "") this.ndjson = text.trim().startsWith("{") && parsesAsObject(text);
+    if (this.ndjson === true) this.ndjsonLine(text, line);
+    else this.whole.push(text);
+  }
+
+  finish(): void {
+    if (this.ndjson !== false) return;
+    const text = this.whole.join("\n");
+    this.whole = [];
+    let doc: unknown;
     try {
-      entry = JSON.parse(raw);
+      doc = JSON.parse(text);
     } catch (error) {
-      errors.push({ line: i + 1, reason: "OFFER_PARSE", detail: error instanceof Error ? error.message : "invalid JSON" });
+      if (text.trim().startsWith("{") && text.trim().includes("\n")) {
+        text.split("\n").forEach((t, i) => this.ndjsonLine(t, i + 1));
+        return;
+      }
+      this.out.structureError({ line: 0, reason: "OFFER_PARSE", detail: error instanceof Error ? error.message : "invalid JSON" });
       return;
     }
-    readEntry(entry, i + 1, offers, errors);
-  });
+    let entries: unknown[];
+    let depth: number;
+    if (Array.isArray(doc)) [entries, depth] = [doc, 1];
+    else if (doc !== null && typeof doc === "object" && Array.isArray((doc as { offers?: unknown }).offers)) {
+      [entries, depth] = [(doc as { offers: unknown[] }).offers, 2];
+    } else [entries, depth] = [[doc], 0];
+    const lines = objectLines(text, depth);
+    let lastLine = 1;
+    for (const entry of entries) {
+      // Non-object entries have no '{': report them at the previous object's line.
+      const line = entry !== null && typeof entry === "object" && !Array.isArray(entry) ? (lines.shift() ?? lastLine) : lastLine;
+      lastLine = line;
+      this.entry(entry, line);
+    }
+  }
+
+  private ndjsonLine(text: string, line: number): void {
+    if (text.trim() === "") return;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(text);
+    } catch (error) {
+      this.out.rows++;
+      this.out.rowErrors([{ line, reason: "OFFER_PARSE", detail: error instanceof Error ? error.message : "invalid JSON" }]);
+      return;
+    }
+    this.entry(entry, line);
+  }
+
+  private entry(entry: unknown, line: number): void {
+    this.out.rows++;
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
+      this.out.rowErrors([{ line, reason: "OFFER_PARSE", detail: "an offer must be an object" }]);
+      return;
+    }
+    const row: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(entry)) {
+      if (isOfferField(key)) row[key] = value;
+      else this.out.structureError({ line, reason: "OFFER_UNKNOWN_FIELD", detail: key });
+    }
+    this.out.rowErrors(addOfferRow(this.out.offers, row, line));
+  }
+}
+
+function parsesAsObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+class ReaderState {
+  readonly offers = emptyOffersIndex();
+  readonly errors: OfferError[] = [];
+  readonly structure: OfferError[] = [];
+  rows = 0;
+
+  structureError(error: OfferError): void {
+    this.structure.push(error);
+    this.errors.push(error);
+  }
+
+  rowErrors(errors: OfferError[]): void {
+    for (const e of errors) this.errors.push(e);
+  }
+}
+
+/** Reads an offers file one physical line (without its line break) at a time. */
+export class OffersReader {
+  private readonly state = new ReaderState();
+  private readonly rows: CsvRows | JsonRows;
+  private line = 0;
+
+  constructor(format: "csv" | "json") {
+    this.rows = format === "csv" ? new CsvRows(this.state) : new JsonRows(this.state);
+  }
+
+  push(text: string): void {
+    this.line++;
+    let t = text.endsWith("\r") ? text.slice(0, -1) : text;
+    if (this.line === 1 && t.charCodeAt(0) === 0xfeff) t = t.slice(1);
+    this.rows.push(t, this.line);
+  }
+
+  finish(): ParsedOffers {
+    this.rows.finish();
+    const { offers, errors, structure, rows } = this.state;
+    // Rows parsed line by line after a failed batch report in order already; JSON adds structure errors as it goes.
+    errors.sort((a, b) => a.line - b.line);
+    return { offers, errors, structure, rows };
+  }
+}
+
+export function parseOffers(text: string, format: "csv" | "json"): ParsedOffers {
+  const reader = new OffersReader(format);
+  if (text !== "") for (const line of text.split("\n")) reader.push(line);
+  return reader.finish();
 }

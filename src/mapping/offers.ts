@@ -106,6 +106,22 @@ function text(value: unknown): string | undefined {
 }
 
 /**
+ * Catalogue ids are short codes (`M34C3D3A5E`): one with a control character
+ * (NUL from a binary export) or a CSV delimiter (a row written with another
+ * delimiter than the header's) would be kept under a key that matches nothing.
+ */
+function idProblem(id: string): string | undefined {
+  let c: string | undefined;
+  for (let i = 0; i < id.length && c === undefined; i++) {
+    const code = id.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f || code === 0x2c || code === 0x3b) c = id[i];
+  }
+  if (c === undefined) return undefined;
+  const name = c === "\0" ? "NUL" : c === "\t" ? "a tab" : c === "," || c === ";" ? `'${c}' (a row with another delimiter than the header's?)` : `control character U+${c.charCodeAt(0).toString(16).padStart(4, "0").toUpperCase()}`;
+  return `id ${JSON.stringify(id)} contains ${name}`;
+}
+
+/**
  * Validate one row (field name -> raw value) and add it to the index. Returns
  * the row's errors; an empty list means it was added.
  */
@@ -117,7 +133,9 @@ export function addOfferRow(index: OffersIndex, row: Record<string, unknown>, li
   const gtinKeys: string[] = [];
 
   const id = text(row.id);
-  if (id !== undefined) keys.id = id;
+  const badId = id === undefined ? undefined : idProblem(id);
+  if (badId !== undefined) err("OFFER_BAD_KEY", badId);
+  else if (id !== undefined) keys.id = id;
   for (const [field, width] of [["gtin", 14], ["cip13", 13]] as const) {
     const raw = row[field];
     if (text(raw) === undefined) continue;

@@ -94,8 +94,53 @@ describe("parseOffers CSV", () => {
     expect(offers.byId.has("M1")).toBe(true);
   });
 
+  it("an unclosed quote refuses its own line only: every row after it is kept", () => {
+    const { errors, offers } = parseOffers(`id;price\nM1;1\nM2;"2\nM3;3\nM4;"4,5"\nM5;5\n`, "csv");
+    expect(errors.map((e) => [e.line, e.reason])).toEqual([[3, "OFFER_PARSE"]]);
+    expect(errors[0]?.detail).toMatch(/quote/);
+    expect([...offers.byId.keys()]).toEqual(["M1", "M3", "M4", "M5"]);
+    expect(offers.byId.get("M4")?.priceCents).toBe(450);
+  });
+
+  it("a row with another delimiter, or NUL or a tab in its key, is refused alone with its line", () => {
+    const csv = ["id;price", "M1;1", "M2,2", "M\u00003;3", "M4;4", "M5,5;6", "M\t6;6", "M7;7"].join("\n");
+    const { errors, offers } = parseOffers(csv, "csv");
+    expect(errors.map((e) => [e.line, e.reason])).toEqual([
+      [3, "OFFER_PARSE"],
+      [4, "OFFER_BAD_KEY"],
+      [6, "OFFER_BAD_KEY"],
+      [7, "OFFER_BAD_KEY"],
+    ]);
+    expect(errors[0]?.detail).toContain("uses ','");
+    expect(errors[1]?.detail).toContain("NUL");
+    expect([...offers.byId.keys()]).toEqual(["M1", "M4", "M7"]);
+    const gtins = parseOffers(`gtin;price\n${CODES.cip13},1\n${CODES.ean13};2\n`, "csv");
+    expect(gtins.errors.map((e) => [e.line, e.reason])).toEqual([[2, "OFFER_PARSE"]]);
+    expect(gtins.offers.size).toBe(1);
+  });
+
+  it("in a long file, each broken line is refused with its real line number and every other row kept", () => {
+    const bad = new Map([
+      [3, 'X3;"1'],
+      [257, 'X257;"2"x'],
+      [258, "X258,3"],
+      [600, 'X600;"3'],
+      [1000, "X1000;1;2;3"],
+    ]);
+    const lines = ["id;price;quantity"];
+    for (let n = 2; n <= 1200; n++) lines.push(bad.get(n) ?? (n % 7 === 0 ? `M${n};"${n},5";1` : `M${n};${n};1`));
+    const { errors, offers, rows } = parseOffers(lines.join("\r\n"), "csv");
+    expect(errors.map((e) => e.line)).toEqual([...bad.keys()]);
+    expect(errors.every((e) => e.reason === "OFFER_PARSE")).toBe(true);
+    expect(rows).toBe(1199);
+    expect(offers.size).toBe(1199 - bad.size);
+    expect(offers.byId.get("M1199")).toMatchObject({ line: 1199, priceCents: 119900 });
+    expect(offers.byId.get("M259")).toMatchObject({ line: 259, priceCents: 25950 });
+    expect(offers.byId.get("M602")).toMatchObject({ line: 602, priceCents: 60250 });
+  });
+
   it("an empty file is an empty index", () => {
-    expect(parseOffers("", "csv")).toEqual({ offers: { byId: new Map(), byGtin: new Map(), size: 0 }, errors: [] });
+    expect(parseOffers("", "csv")).toEqual({ offers: { byId: new Map(), byGtin: new Map(), size: 0 }, errors: [], structure: [], rows: 0 });
   });
 });
 
