@@ -26,6 +26,8 @@ export interface SandboxArgs {
   "stall-ms"?: number;
   "corrupt-line"?: number;
   "chunk-bytes"?: number;
+  "changes-per-hour"?: number;
+  "new-per-hour"?: number;
   log: boolean;
 }
 
@@ -55,6 +57,10 @@ export function sandboxOptionsFromArgs(args: SandboxArgs): SandboxOptionsInput {
     rateLimit: args["rate-limit"],
     rateWindowMs: args["rate-window-ms"],
     faults,
+    // Either flag turns changes on; the other keeps its default.
+    ...(args["changes-per-hour"] !== undefined || args["new-per-hour"] !== undefined
+      ? { changes: { ...(args["changes-per-hour"] !== undefined ? { perHour: args["changes-per-hour"] } : {}), ...(args["new-per-hour"] !== undefined ? { newPerHour: args["new-per-hour"] } : {}) } }
+      : {}),
     log: args.log,
   };
 }
@@ -107,6 +113,8 @@ export const sandboxCommand: CommandModule<object, SandboxArgs> = {
       .option("stall-ms", integerOption("stall-ms", MS(0), { describe: "fault: length of that pause" }))
       .option("corrupt-line", integerOption("corrupt-line", { min: 0 }, { describe: "fault: send the line with this meta.index as broken JSON" }))
       .option("chunk-bytes", integerOption("chunk-bytes", { min: 1 }, { describe: "fault: write stream bodies in chunks of N bytes" }))
+      .option("changes-per-hour", { type: "number", describe: "products change over time: expected changes per product per hour (0.01 = 1 %/h), from now on" })
+      .option("new-per-hour", integerOption("new-per-hour", { min: 0 }, { describe: "products change over time: new products per hour (default 10)" }))
       .option("log", { type: "boolean", default: false, describe: "log one line per request to stderr" }) as unknown as Argv<SandboxArgs>,
   handler: async (args) => {
     const options = checkedOptions(sandboxOptionsFromArgs(args));

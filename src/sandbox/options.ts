@@ -48,6 +48,21 @@ export const FaultOptions = z
   .strict();
 export type FaultOptions = z.infer<typeof FaultOptions>;
 
+/** A catalogue that changes over time (generate/changes.ts), deterministically per seed and moment. */
+export const ChangeOptions = z
+  .object({
+    /** Expected changes per product per hour: 0.01 changes 1 % of the catalogue every hour. */
+    perHour: z.number().min(0).max(1).default(0.01),
+    /** New products per hour. */
+    newPerHour: z.number().min(0).default(10),
+    /** The catalogue's moment (Unix seconds), fixed until clock.set(); default: the real clock. */
+    at: z.number().int().min(0).optional(),
+    /** Changes start here (Unix seconds); default: `at`, or the real time at start. */
+    since: z.number().int().min(0).optional(),
+  })
+  .strict();
+export type ChangeOptions = z.infer<typeof ChangeOptions>;
+
 export const SandboxOptions = z
   .object({
     host: z.string().default("127.0.0.1"),
@@ -61,6 +76,8 @@ export const SandboxOptions = z
     rateLimit: z.number().int().min(1).default(100),
     rateWindowMs: z.number().int().min(1).default(60_000),
     faults: FaultOptions.default(FaultOptions.parse({})),
+    /** Products change over time (prices, names, photos, status, deletions, new products). */
+    changes: ChangeOptions.optional(),
     /** Log one line per request to stderr. */
     log: z.boolean().default(false),
   })
@@ -76,5 +93,7 @@ export interface SandboxHandle {
   readonly keySecret: string;
   /** Requests answered so far, per path (for tests of pacing and retries). */
   readonly stats: { requests: number; byPath: Map<string, number> };
+  /** The catalogue's moment (Unix seconds) when it changes over time; set() fixes it (tests). */
+  readonly clock: { now(): number; set(at: number): void };
   close(): Promise<void>;
 }

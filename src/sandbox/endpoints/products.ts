@@ -39,7 +39,14 @@ export function productEndpoints(catalogue: Catalogue): { query: Handler; stream
         total: selection.total,
         record: (k) => catalogue.productJson(selection.at(k)),
         ascii: true,
-        batches: { source: "products", item: (k) => selection.at(k), write: recordWriter(catalogue, "products"), pool: linePool(catalogue) },
+        batches: {
+          source: "products",
+          item: (k) => selection.at(k),
+          // A changing catalogue's records are not the generator's alone: written here, from productJson.
+          write: catalogue.changing ? (w, i) => w.s(catalogue.productJson(i)) : recordWriter(catalogue, "products"),
+          pool: linePool(catalogue),
+          inThread: catalogue.changing,
+        },
       };
     },
   };

@@ -20,6 +20,7 @@ import { hash3 } from "./prng.js";
 import { generateProduct } from "./product.js";
 import { formatParts } from "./product-media.js";
 import { buildRecords } from "./records.js";
+import { changedJson, createChanges, statusAfter, type ChangeOptions } from "./changes.js";
 import { buildReference, type Reference } from "./reference.js";
 import { HIDDEN, type CorrectionHidden, type MediaHidden, type OrganizationHidden, type ProductHidden, type UpdateHidden, type Wire, type WithHidden } from "./types.js";
 
@@ -29,6 +30,8 @@ export interface CatalogueOptions {
   products: number;
   /** Photo and leaflet URLs start with this (the sandbox's own base URL, no /v4). */
   assetBaseUrl: string;
+  /** A catalogue that changes over time (see changes.ts); `clock` is its moment, Unix seconds. */
+  changes?: ChangeOptions & { clock: () => number };
 }
 
 export type ProductRecord = WithHidden<ProductHidden>;
@@ -36,7 +39,10 @@ export type MediaRecord = WithHidden<MediaHidden>;
 
 export interface Catalogue {
   readonly seed: number;
+  /** Products now (grows over time when the catalogue changes). */
   readonly total: number;
+  /** True when records change over time: their bytes are not the generator's alone. */
+  readonly changing: boolean;
   readonly assetBaseUrl: string;
   /** Product i (0 <= i < total) as sent on the wire (parsed); hidden facts under HIDDEN. */
   product(i: number): ProductRecord;
@@ -85,9 +91,19 @@ export function createCatalogue(options: CatalogueOptions): Catalogue {
   const records = buildRecords(seed, total, facts, reference);
   const baseEsc = qInner(assetBaseUrl);
   const ctx = { ...facts, ref: reference, baseEsc, photoFormats: formatParts(baseEsc, false), frontalFormats: formatParts(baseEsc, true) };
+  const changes = options.changes ? createChanges(seedHash, options.changes) : undefined;
+  const clock = options.changes?.clock;
+  const baseJson = (i: number) => generateProduct(ctx, i).json;
+  // The moment a product's changes start: `since`, or its appearance for a product added since.
+  const startOf = (i: number): number => (i < total ? (options.changes as ChangeOptions).since : (changes as NonNullable<typeof changes>).addedAt(i - total));
+  const changesOf = (i: number) => (changes && clock ? changes.of(i, startOf(i), clock()) : { times: [], kinds: [] });
+  const productJson = (i: number): string => {
+    if (!changes) return baseJson(i);
+    return changedJson(baseJson(i), seedHash, i, changesOf(i), i < total ? undefined : startOf(i));
+  };
   const product = (i: number): ProductRecord => {
     const { json, hidden } = generateProduct(ctx, i);
-    const record = JSON.parse(json) as ProductRecord;
+    const record = JSON.parse(changes ? productJson(i) : json) as ProductRecord;
     record[HIDDEN] = hidden;
     return record;
   };
@@ -96,27 +112,31 @@ export function createCatalogue(options: CatalogueOptions): Catalogue {
     const items = [...(p.photos as Wire[]), ...(p.frontals as Wire[]), ...(p.links as Wire[])];
     return items.map((item) => standaloneMedia(item, p[HIDDEN].media));
   };
+  const current = () => total + (changes && clock ? changes.added(clock()) : 0);
   return {
     seed,
-    total,
+    get total() {
+      return current();
+    },
+    changing: changes !== undefined,
     assetBaseUrl,
     product,
-    productJson: (i) => generateProduct(ctx, i).json,
+    productJson,
     *products() {
-      for (let i = 0; i < total; i++) yield product(i);
+      for (let i = 0, n = current(); i < n; i++) yield product(i);
     },
     id: (i) => factId(facts, i),
-    status: (i) => factStatus(facts, i),
-    createdAt: (i) => factCreatedAt(facts, i),
-    updatedAt: (i) => factUpdatedAt(facts, i),
+    status: (i) => (changes ? (statusAfter(factStatus(facts, i), changesOf(i).kinds) as Status) : factStatus(facts, i)),
+    createdAt: (i) => (i < total ? factCreatedAt(facts, i) : startOf(i)),
+    updatedAt: (i) => changesOf(i).times.at(-1) ?? (i < total ? factUpdatedAt(facts, i) : startOf(i)),
     statusTouchedAt: (i) => factStatusTouchedAt(facts, i),
     indexOf(id) {
       const i = indexOfProductId(facts.idBase, id);
-      return i >= 0 && i < total && factId(facts, i) === id ? i : -1;
+      return i >= 0 && i < current() && factId(facts, i) === id ? i : -1;
     },
     mediaOf,
     *media() {
-      for (let i = 0; i < total; i++) yield* mediaOf(i);
+      for (let i = 0, n = current(); i < n; i++) yield* mediaOf(i);
     },
     brands: reference.brands,
     productFamilies: reference.productFamilies,

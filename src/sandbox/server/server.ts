@@ -58,7 +58,10 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
   const port = (server.address() as AddressInfo).port;
   const host = options.host.includes(":") ? `[${options.host}]` : options.host;
   const url = `http://${host}:${port}`;
-  const catalogue = createCatalogue({ seed: options.seed, products: options.products, assetBaseUrl: url });
+  let fixedAt = options.changes?.at;
+  const clock = { now: () => fixedAt ?? Math.floor(Date.now() / 1000), set: (at: number) => void (fixedAt = at) };
+  const changes = options.changes && { perHour: options.changes.perHour, newPerHour: options.changes.newPerHour, since: options.changes.since ?? clock.now(), clock: clock.now };
+  const catalogue = createCatalogue({ seed: options.seed, products: options.products, assetBaseUrl: url, ...(changes ? { changes } : {}) });
   const routes = buildRoutes(catalogue, created);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
@@ -128,6 +131,7 @@ export async function startSandbox(input: SandboxOptionsInput = {}): Promise<San
     keyId: options.keyId,
     keySecret: options.keySecret,
     stats,
+    clock,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

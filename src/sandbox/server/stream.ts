@@ -41,7 +41,7 @@ export interface StreamReply {
    */
   ascii?: boolean;
   /** The batch path: the source item (product index, media id) at position k, its record writer, the pool. */
-  batches?: { source: LineSource; item(k: number): number; write: RecordWriter; pool: LinePool };
+  batches?: { source: LineSource; item(k: number): number; write: RecordWriter; pool: LinePool; inThread?: boolean };
 }
 
 function waitDrain(res: ServerResponse): Promise<void> {
@@ -79,7 +79,7 @@ export async function writeStream(res: ServerResponse, reply: StreamReply, fault
   // Headers go out now: a stalled first line must look like a slow body, not a slow response.
   res.flushHeaders();
   if (reply.batches && reply.ascii && noFaults(faults)) {
-    const pooled = reply.batches.pool.usable && reply.total >= poolSettings.minRecords;
+    const pooled = reply.batches.inThread !== true && reply.batches.pool.usable && reply.total >= poolSettings.minRecords;
     await writeBatches(res, reply, reply.batches, pooled);
   } else if (!(await writePerLine(res, reply, faults))) {
     return;
