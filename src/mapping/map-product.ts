@@ -169,6 +169,8 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   const leaflet = leafletUrl(product, chain);
   if (leaflet !== undefined && leaflet.locale !== primary) fallbacks.leaflet = leaflet.locale;
   const format = s.price;
+  const regular = formatMoney(state.priceCents as number, s.currency, format);
+  const salePrice = sale === undefined ? undefined : formatMoney(sale.cents, s.currency, format);
   const item: FeedItem = {
     id,
     title,
@@ -176,10 +178,12 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     link,
     imageLink: images[0] ?? "",
     additionalImageLinks: images.length > 1 ? images.slice(1) : [],
-    price: formatMoney(state.priceCents as number, s.currency, format),
-    salePrice: sale === undefined ? undefined : formatMoney(sale.cents, s.currency, format),
+    price: regular,
+    salePrice,
+    currentPrice: salePrice ?? regular,
     salePriceFrom: sale?.from,
     salePriceUntil: sale?.until,
+    salePriceEffectiveDate: sale?.from !== undefined && sale.until !== undefined ? `${sale.from}/${sale.until}` : undefined,
     availability,
     stockQuantity: offer?.quantity,
     condition: "new",
