@@ -32,6 +32,8 @@ export interface FeedItem {
   title: string;
   description: string;
   link: string;
+  /** link without tracking parameters (utm_*, gclid, fbclid, ...): Kelkoo's landing-page-url. */
+  landingPageUrl: string;
   /** Empty string when the channel does not require an image and none was usable. */
   imageLink: string;
   additionalImageLinks: string[];

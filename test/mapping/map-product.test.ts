@@ -31,6 +31,7 @@ describe("mapProduct end to end", () => {
       title: "Avène Eau thermale spray",
       description: "Apaise & adoucit.",
       link: "https://shop.example/eau-thermale-spray-M34C3D3A5E",
+      landingPageUrl: "https://shop.example/eau-thermale-spray-M34C3D3A5E",
       imageLink: `${ASSET}/huge/${hex1}.jpeg`,
       additionalImageLinks: [],
       price: { cents: 1450, currency: "EUR", text: "14.50 EUR", amount: "14.50" },
