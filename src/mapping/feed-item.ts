@@ -32,14 +32,28 @@ export interface FeedItem {
   title: string;
   description: string;
   link: string;
+  /** link without tracking parameters (utm_*, gclid, fbclid, ...): Kelkoo's landing-page-url. */
+  landingPageUrl: string;
   /** Empty string when the channel does not require an image and none was usable. */
   imageLink: string;
   additionalImageLinks: string[];
+  /** The regular price. */
   price: Money;
+  /** The offer's sale price, only while the sale runs at run time. */
   salePrice?: Money;
+  /**
+   * The price the shopper pays at run time: salePrice while a sale runs, else price. Channels
+   * without a sale field publish this one, so the feed matches the landing page.
+   */
+  currentPrice: Money;
   /** ISO 8601 dates of the sale, from the offer. */
   salePriceFrom?: string;
   salePriceUntil?: string;
+  /**
+   * `start/end`, a complete ISO 8601 interval, only when the sale has both ends: Google refuses
+   * an open interval (`2026-11-01T00:00:00Z/`), so a sale without an end is sent without it.
+   */
+  salePriceEffectiveDate?: string;
   availability: Availability;
   stockQuantity?: number;
   condition: "new";

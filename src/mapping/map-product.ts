@@ -34,6 +34,7 @@ import { activeSale, selectPrice } from "./price.js";
 import type { Reason, WarningCode } from "./reasons.js";
 import type { ChannelMapping } from "./settings.js";
 import { finishTitle, selectDescription } from "./text.js";
+import { withoutTracking } from "./tracking.js";
 import { isHttpUrl } from "./url.js";
 
 export type MapResult =
@@ -124,6 +125,11 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     }
   }
   google ??= s.categories.defaultGoogleCategory === undefined ? undefined : String(s.categories.defaultGoogleCategory);
+  if (state.productType === undefined && s.categories.defaultPath !== undefined) {
+    state.productType = s.categories.defaultPath;
+    names = [s.categories.defaultPath];
+  }
+  if (state.productType === undefined && s.categories.required) problems.push({ code: "MISSING_CATEGORY" });
 
   let title = "";
   if (state.name !== undefined) {
@@ -169,17 +175,22 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   const leaflet = leafletUrl(product, chain);
   if (leaflet !== undefined && leaflet.locale !== primary) fallbacks.leaflet = leaflet.locale;
   const format = s.price;
+  const regular = formatMoney(state.priceCents as number, s.currency, format);
+  const salePrice = sale === undefined ? undefined : formatMoney(sale.cents, s.currency, format);
   const item: FeedItem = {
     id,
     title,
     description: description?.text ?? "",
     link,
+    landingPageUrl: withoutTracking(link),
     imageLink: images[0] ?? "",
     additionalImageLinks: images.length > 1 ? images.slice(1) : [],
-    price: formatMoney(state.priceCents as number, s.currency, format),
-    salePrice: sale === undefined ? undefined : formatMoney(sale.cents, s.currency, format),
+    price: regular,
+    salePrice,
+    currentPrice: salePrice ?? regular,
     salePriceFrom: sale?.from,
     salePriceUntil: sale?.until,
+    salePriceEffectiveDate: sale?.from !== undefined && sale.until !== undefined ? `${sale.from}/${sale.until}` : undefined,
     availability,
     stockQuantity: offer?.quantity,
     condition: "new",

@@ -32,6 +32,7 @@ export const REASONS = {
   NO_IMAGE: "No photo passes the channel's locale, target group, type, format and size rules.",
   IMAGE_FAILED: "The channel processes images (`images.process`, `onError: exclude`) and the main image could not be downloaded or converted; detail says why.",
   MAPPING_ERROR: "The product does not have the wire schema's shape (mapping expects schema-validated products); detail is the message.",
+  MISSING_CATEGORY: "No category path in the channel's locale chain, no `categories.defaultPath`, and the channel requires one (Kelkoo).",
 } as const;
 
 export type ReasonCode = keyof typeof REASONS;

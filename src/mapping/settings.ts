@@ -140,6 +140,13 @@ export const CategorySettings = z
     defaultGoogleCategory: z.union([z.string().min(1), z.number().int()]).optional(),
     /** Joins the category path into product_type. */
     separator: z.string().default(" > "),
+    /**
+     * Category path published when the product has none in the channel's locale chain
+     * (Kelkoo's merchant-category is mandatory); none by default.
+     */
+    defaultPath: z.string().trim().min(1).optional(),
+    /** Leave out products with no category path and no defaultPath (MISSING_CATEGORY). */
+    required: z.boolean().default(false),
   })
   .strict();
 

@@ -82,7 +82,9 @@ export const PRESETS: Record<string, Preset> = Object.fromEntries(
     preset("meta-xml", "Meta catalog, RSS XML", "meta-xml", "meta", metaMapping),
     preset("microsoft", "Microsoft Merchant Center, Google-format XML", "google", "microsoft", googleMapping),
     preset("idealo", "idealo, CSV", "idealo", "idealo", { ...bareNumber, gtin: { required: false } }),
-    preset("kelkoo", "Kelkoo, XML with CDATA", "kelkoo", "kelkoo", bareNumber),
+    // Kelkoo's merchant-category is mandatory: a product without one is left out (MISSING_CATEGORY)
+    // unless the channel sets categories.defaultPath.
+    preset("kelkoo", "Kelkoo, XML with CDATA", "kelkoo", "kelkoo", { ...bareNumber, categories: { required: true } }),
     // beslist.nl wants a 13-digit EAN on every product.
     preset("beslist", "beslist.nl / Kieskeurig, XML", "beslist", "beslist", { ...bareNumber, gtin: { required: true, output: "gtin13-only" } }),
     preset("generic-csv", "Any CSV consumer: every field, nothing required", "generic-csv", "generic", lenient),

@@ -19,7 +19,7 @@ export const CHANNEL_LIMITS = {
   meta: { idLength: 100, titleLength: 200, descriptionLength: 9999, additionalImages: 20, minImagePixels: 500, acceptsWebp: false, urlLength: 2000 },
   microsoft: { idLength: 50, titleLength: 150, descriptionLength: 10000, additionalImages: 10, minImagePixels: 220, acceptsWebp: false, urlLength: 2000 },
   idealo: { titleLength: 255, descriptionLength: 1000, additionalImages: 9, minImagePixels: 450, acceptsWebp: false, urlLength: 2000 },
-  kelkoo: { titleLength: 80, descriptionLength: 5000, additionalImages: 0, minImagePixels: 450, acceptsWebp: false, urlLength: 2000 },
+  kelkoo: { titleLength: 80, descriptionLength: 300, additionalImages: 0, minImagePixels: 450, acceptsWebp: false, urlLength: 2000 },
   beslist: { titleLength: 150, descriptionLength: 5000, additionalImages: 5, minImagePixels: 450, acceptsWebp: false, urlLength: 2000 },
   generic: { titleLength: 500, descriptionLength: 20000, additionalImages: 10, minImagePixels: 0, acceptsWebp: true, urlLength: 8000 },
 } as const satisfies Record<string, ChannelLimits>;
