@@ -34,6 +34,7 @@ import { activeSale, selectPrice } from "./price.js";
 import type { Reason, WarningCode } from "./reasons.js";
 import type { ChannelMapping } from "./settings.js";
 import { finishTitle, selectDescription } from "./text.js";
+import { nameToText } from "./title-text.js";
 import { withoutTracking } from "./tracking.js";
 import { isHttpUrl } from "./url.js";
 
@@ -72,14 +73,19 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   for (const raw of facts.brandNames) {
     const r = resolveLocalized(raw, chain);
     if (r === undefined) continue;
-    state.brand = r.value.trim();
+    state.brand = nameToText(r.value);
+    if (state.brand === "") {
+      state.brand = undefined;
+      continue;
+    }
     if (r.locale !== primary) fallbacks.brand = r.locale;
     break;
   }
   if (state.brand === undefined && s.brand.required) problems.push({ code: "MISSING_BRAND" });
   const name = resolveLocalized(product.name, chain);
-  if (name !== undefined) {
-    state.name = name.value.trim();
+  const nameText = name === undefined ? "" : nameToText(name.value);
+  if (name !== undefined && nameText !== "") {
+    state.name = nameText;
     if (name.locale !== primary) fallbacks.name = name.locale;
   } else problems.push({ code: "MISSING_TITLE" });
   const seo = resolveLocalized(product.seoName, chain);
@@ -133,7 +139,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
 
   let title = "";
   if (state.name !== undefined) {
-    const t = finishTitle(ch.title.render(state).text, state.brand, s.title.maxLength);
+    const t = finishTitle(ch.title.render(state).text, state.brand, s.title.maxLength, { dropDecorations: s.title.emoji === "drop" });
     title = t.text;
     if (title === "") problems.push({ code: "MISSING_TITLE", detail: "the title template renders empty" });
     if (t.truncated) warnings.push({ code: "TITLE_TRUNCATED" });

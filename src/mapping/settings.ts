@@ -116,6 +116,8 @@ export const TitleSettings = z
     template: Template.default("{{brand}} {{name}}"),
     /** Cut on a word boundary at this many characters. */
     maxLength: z.number().int().min(1).default(150),
+    /** Emoji and decorative symbols in titles: kept, or dropped where the channel's editorial rules refuse them (Google, Microsoft). */
+    emoji: z.enum(["keep", "drop"]).default("keep"),
   })
   .strict();
 

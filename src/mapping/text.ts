@@ -3,7 +3,9 @@
  * emoji pass through, the writers escape them once.
  */
 import type { Description, Product } from "../catalogue/schemas/product.js";
+import { dropControlChars } from "./controls.js";
 import { htmlToTextMemo } from "./html-text.js";
+import { dropDecorations } from "./title-text.js";
 import { collapseWhitespace, truncateText } from "./truncate.js";
 
 export interface TextResult {
@@ -11,22 +13,44 @@ export interface TextResult {
   truncated: boolean;
 }
 
+/** Characters that may sit between a repeated brand and the rest: spaces and light punctuation. */
+const SEPARATOR = /[\s,;:|/·\-\u2013\u2014]/;
+const WORD = /[\p{L}\p{N}]/u;
+
 /**
- * A rendered title: whitespace collapsed, a brand repeated at the start
- * ("Avène Avène Eau thermale", when the name already starts with the brand)
- * said once, then cut on a word boundary.
+ * `title` without a brand said twice at its start ("Avène Avène Eau thermale",
+ * "Purapharm Purapharm, collier": the template puts the brand before a name
+ * that already starts with it). Case-insensitive; the second mention, with its
+ * own punctuation, is the one kept. "Avène Avènement" is not a repetition.
  */
-export function finishTitle(rendered: string, brand: string | undefined, maxLength: number): TextResult {
-  let title = collapseWhitespace(rendered);
-  if (brand !== undefined && brand !== "") {
-    const b = collapseWhitespace(brand);
-    const end = 2 * b.length + 1;
-    // Cheap rejections first: most titles are "Brand Name", not "Brand Brand Name".
-    if (title.length >= end && title.charCodeAt(b.length) === 32 && (end === title.length || title.charCodeAt(end) === 32)) {
-      const first = title.slice(0, b.length).toLowerCase();
-      if (first === title.slice(b.length + 1, end).toLowerCase() && first === b.toLowerCase()) title = title.slice(b.length + 1);
-    }
-  }
+export function dropRepeatedBrand(title: string, brand: string): string {
+  const n = brand.length;
+  if (n === 0 || title.length <= 2 * n) return title;
+  const lower = title.toLowerCase();
+  const b = brand.toLowerCase();
+  // Lowercasing that changes lengths (rare scripts) would shift indices: leave such titles alone.
+  if (lower.length !== title.length || b.length !== n || !lower.startsWith(b)) return title;
+  let j = n;
+  while (j < title.length && SEPARATOR.test(title[j] as string)) j++;
+  if (j === n || !lower.startsWith(b, j)) return title;
+  const after = title[j + n];
+  return after === undefined || !WORD.test(after) ? title.slice(j) : title;
+}
+
+export interface TitleOptions {
+  /** Drop emoji and decorative symbols (Google, Microsoft). */
+  dropDecorations?: boolean;
+}
+
+/**
+ * A rendered title: plain text on one line (control characters dropped,
+ * whitespace collapsed), emoji dropped where the channel refuses them, a brand
+ * repeated at the start said once, then cut on a word boundary.
+ */
+export function finishTitle(rendered: string, brand: string | undefined, maxLength: number, options: TitleOptions = {}): TextResult {
+  let title = collapseWhitespace(dropControlChars(rendered));
+  if (options.dropDecorations === true) title = dropDecorations(title);
+  if (brand !== undefined && brand !== "") title = dropRepeatedBrand(title, collapseWhitespace(brand));
   const cut = truncateText(title, maxLength);
   return { text: cut, truncated: cut.length !== title.length };
 }

@@ -54,6 +54,8 @@ const googleMapping: ChannelMappingInput = {
   // brand is a required attribute of every Google (and Microsoft) item.
   brand: { required: true },
   price: { currency: "suffix", decimalSeparator: "." },
+  // Google's editorial requirements (Merchant Center answer 6150244) refuse emoji and gimmicky symbols in titles.
+  title: { emoji: "drop" },
 };
 
 const metaMapping: ChannelMappingInput = {

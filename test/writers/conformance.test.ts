@@ -38,6 +38,21 @@ const FIELDS: Record<string, { title: string; link: string }> = {
 
 const layouts = readdirSync(BUILTIN_TEMPLATES).sort();
 
+/** Every character no feed may carry, in one string (the lone surrogates apart, so they stay lone). */
+const EVERY_CONTROL = (() => {
+  let s = "";
+  for (let c = 0; c <= 0x9f; c++) if ((c < 0x20 && c !== 9 && c !== 10 && c !== 13) || c >= 0x7f) s += String.fromCharCode(c);
+  return `${s}\uFFFE\uFFFF \uD800 x \uDC00 \uDBFF`;
+})();
+// eslint-disable-next-line no-control-regex -- the characters under test
+const FORBIDDEN = /[\0-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function forbiddenIn(value: unknown, path = "$"): string[] {
+  if (typeof value === "string") return FORBIDDEN.test(value) ? [path] : [];
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([k, v]) => forbiddenIn(v, `${path}.${k}`));
+}
+
 async function render(name: string, items: FeedItem[]): Promise<{ text: string; rows: Row[] }> {
   const layout = await loadLayout(`${BUILTIN_TEMPLATES}/${name}`);
   const writer = createWriter(layout, META);
@@ -81,6 +96,17 @@ describe("writer conformance", () => {
       });
       expect(text).not.toContain("&#x3D;");
       expect(text).not.toContain("&amp;amp;");
+    });
+
+    it("lets no control character through: every C0 but tab/LF/CR, DEL, C1, U+FFFE/U+FFFF, lone surrogates", async () => {
+      const item = feedItem({ id: "CONTROLS", title: `Sérum${EVERY_CONTROL}doux`, description: `a${EVERY_CONTROL}b`, brand: `Av${EVERY_CONTROL}ène`, productType: `x${EVERY_CONTROL}y`, custom: { deliveryCosts: `4${EVERY_CONTROL}95` } });
+      const { text, rows } = await render(name, [item]);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]![fields.title]).toBe("Sérum  x  doux");
+      expect(forbiddenIn(rows), "a parsed value").toEqual([]);
+      expect(FORBIDDEN.exec(text)?.[0], "the raw feed").toBeUndefined();
+      // JSON escapes them rather than writing them: `\u0000`, `\ud800` would decode to the same characters.
+      expect(/\\u(?:00[01][0-9a-f]|007f|008[0-9a-f]|009[0-9a-f]|d[89a-f][0-9a-f]{2}|fffe|ffff)/i.exec(text)?.[0], "an escape").toBeUndefined();
     });
 
     it("writes identical bytes for identical input", async () => {

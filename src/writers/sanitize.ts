@@ -1,0 +1,47 @@
+/**
+ * The one place every writer goes through (registry.ts wraps each factory):
+ * each string of an item, and of the feed's header values, loses the control
+ * characters of mapping/controls.ts before any format sees it. Escaping stays
+ * each writer's job; this only decides which characters may reach a feed at all,
+ * the same for CSV, TSV, XML, JSON and NDJSON.
+ */
+import { dropControlChars } from "../mapping/controls.js";
+import type { FeedItem } from "../mapping/feed-item.js";
+import type { FeedMeta, FeedWriter } from "./types.js";
+
+/**
+ * `value` with every string inside it cleaned. Returns the very same value when
+ * nothing had to change (the common case: no copy per row).
+ */
+export function sanitizeValue<T>(value: T): T {
+  if (typeof value === "string") return dropControlChars(value) as T;
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      const clean = sanitizeValue(v);
+      if (clean !== v) (out ??= value.slice())[i] = clean;
+    }
+    return (out ?? value) as T;
+  }
+  let out: Record<string, unknown> | undefined;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const v = record[key];
+    const clean = sanitizeValue(v);
+    if (clean !== v) (out ??= { ...record })[key] = clean;
+  }
+  return (out ?? value) as T;
+}
+
+export function sanitizeItem(item: FeedItem): FeedItem {
+  return sanitizeValue(item);
+}
+
+/** A writer whose header values and rows are cleaned first. */
+export function sanitizingWriter(create: (meta: FeedMeta) => FeedWriter, meta: FeedMeta): FeedWriter {
+  const writer = create(sanitizeValue(meta));
+  const row = writer.row.bind(writer);
+  return { ...writer, row: (item) => row(sanitizeItem(item)) };
+}
