@@ -100,7 +100,12 @@ export async function buildStore(file: string, kind: StoreKind, meta: Record<str
   let db: Db;
   try {
     db = new Database(tmp);
-    db.pragma("journal_mode = OFF");
+    // The rollback journal stays in memory: the temporary is thrown away on failure, so
+    // no journal file is needed, and none may appear beside the published files. (OFF
+    // would be cheaper but is refused in better-sqlite3's defensive mode: it silently
+    // stays DELETE and leaves a -journal file during every write.)
+    const mode: unknown = db.pragma("journal_mode = MEMORY", { simple: true });
+    if (mode !== "memory") throw new Error(`journal_mode stayed ${String(mode)}`);
     db.pragma("synchronous = OFF");
     db.pragma(`cache_size = -${CACHE_KIB}`);
     db.exec(`CREATE TABLE ${META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);

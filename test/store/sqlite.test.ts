@@ -1,6 +1,7 @@
+import { readdirSync } from "node:fs";
 import { mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isPharmafeedError } from "../../src/errors.js";
 import { buildStore, openStore, storeMeta } from "../../src/store/sqlite.js";
@@ -18,9 +19,13 @@ describe("store: build, commit, open", () => {
     const b = await buildStore(file, KIND, { syncedAt: "123" });
     b.db.exec("CREATE TABLE t (id TEXT PRIMARY KEY, n INTEGER)");
     const put = b.db.prepare("INSERT INTO t VALUES (?, ?)");
+    let during: string[] = [];
     b.db.transaction(() => {
       for (let i = 0; i < 1000; i++) put.run(`P${i}`, i);
+      // A kill now must leave only the temporary: no -journal file beside the feeds.
+      during = readdirSync(d);
     })();
+    expect(during).toEqual([basename(b.tmp)]);
     expect(openStore(file, KIND)).toBeUndefined();
     await b.commit();
     expect(await readdir(d)).toEqual(["s.sqlite"]);
