@@ -49,7 +49,8 @@ function preset(name: string, describe: string, layout: string, limits: LimitsNa
 }
 
 const googleMapping: ChannelMappingInput = {
-  // Google accepts identifier_exists=no with brand + mpn when no GTIN exists.
+  // Google's rule: without a valid GTIN, brand + mpn identify the product; with neither GTIN nor
+  // both brand and mpn, it is published with identifier_exists=no (answer 6324478).
   gtin: { allowIdentifierExistsNo: true },
   // brand is a required attribute of every Google (and Microsoft) item.
   brand: { required: true },
