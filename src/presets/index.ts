@@ -86,8 +86,11 @@ export const PRESETS: Record<string, Preset> = Object.fromEntries(
     // Kelkoo's merchant-category is mandatory: a product without one is left out (MISSING_CATEGORY)
     // unless the channel sets categories.defaultPath.
     preset("kelkoo", "Kelkoo, XML with CDATA", "kelkoo", "kelkoo", { ...bareNumber, categories: { required: true } }),
-    // beslist.nl wants a 13-digit EAN on every product.
-    preset("beslist", "beslist.nl / Kieskeurig, XML", "beslist", "beslist", { ...bareNumber, gtin: { required: true, output: "gtin13-only" } }),
+    // beslist.nl wants a 13-digit EAN on every product; its shop integration writes prices "12,99".
+    preset("beslist", "beslist.nl / Kieskeurig, XML", "beslist", "beslist", {
+      price: { currency: "none", decimalSeparator: "," },
+      gtin: { required: true, output: "gtin13-only" },
+    }),
     preset("generic-csv", "Any CSV consumer: every field, nothing required", "generic-csv", "generic", lenient),
     preset("generic-json", "Any JSON consumer: the whole item, one array", "generic-json", "generic", lenient),
     preset("generic-ndjson", "Any NDJSON consumer: the whole item, one per line", "generic-ndjson", "generic", lenient),
