@@ -63,7 +63,10 @@ export interface FeedItem {
   /** Every valid distinct GTIN of the product (channels such as idealo or Microsoft take several). */
   gtins: string[];
   mpn?: string;
-  /** false only when no valid GTIN exists and the channel allows brand + mpn instead. */
+  /**
+   * Google's identifier_exists: false only when there is no valid GTIN and not both brand and
+   * mpn (Merchant Center help, answer 6324478).
+   */
   identifierExists: boolean;
   /** Taxonomy id from the channel's mapping table (nearest mapped ancestor). */
   googleProductCategory?: string;

@@ -7,7 +7,7 @@
  *      │     └─ any reason: stop here
  *      ├─ brand, name, seoName ── locale chain (fallbacks recorded)
  *      ├─ description ── type preference x locale chain, HTML -> text, cut
- *      ├─ GTIN ── output width, identifier_exists=no when allowed
+ *      ├─ GTIN ── output width, identifier_exists per Google's rule
  *      ├─ price ── sources in order, VAT, rounding, sale from the offer
  *      ├─ categories ── path in the locale, nearest mapped Google id
  *      ├─ title, link, id, custom ── compiled templates

@@ -24,7 +24,7 @@ export const REASONS = {
   MISSING_LINK: "The link template needs a value the product lacks, or no absolute http(s) URL results.",
   MISSING_BRAND: "No brand name and the channel requires one.",
   INVALID_ID: "The id template renders empty or longer than the channel's limit.",
-  MISSING_GTIN: "No GTIN at all and the channel neither allows identifier_exists=no nor optional GTINs.",
+  MISSING_GTIN: "No GTIN at all and the channel requires one (beslist; Google-like channels publish it with identifier_exists=no).",
   INVALID_GTIN: "GTIN codes present but none valid (length, check digit, restricted or coupon prefix); detail lists them.",
   NO_PRICE: "None of the channel's price sources has a value.",
   INVALID_PRICE: "A price field has a value that is not a positive amount in the source unit (cents: an integer); detail names it.",

@@ -60,9 +60,12 @@ export const GtinSettings = z
   .object({
     /** Output width: GTIN-13 where the code has one (else as received), only GTIN-13s (beslist), as received, or always 14 digits. */
     output: z.enum(GTIN_OUTPUTS).default("gtin13-when-possible"),
-    /** Without a valid GTIN, publish with identifier_exists=no when brand and mpn are known (Google). */
+    /**
+     * Publish products without a valid GTIN, per Google's identifier_exists rule: with brand and
+     * mpn (supplierReference) they are identified by those, else sent with identifier_exists=no.
+     */
     allowIdentifierExistsNo: z.boolean().default(false),
-    /** Leave out products without a valid GTIN (MISSING_GTIN / INVALID_GTIN) unless the rule above applies. */
+    /** Leave out products without a valid GTIN (MISSING_GTIN / INVALID_GTIN) unless the setting above is on. */
     required: z.boolean().default(true),
   })
   .strict();

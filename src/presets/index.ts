@@ -49,7 +49,8 @@ function preset(name: string, describe: string, layout: string, limits: LimitsNa
 }
 
 const googleMapping: ChannelMappingInput = {
-  // Google accepts identifier_exists=no with brand + mpn when no GTIN exists.
+  // Google's rule: without a valid GTIN, brand + mpn identify the product; with neither GTIN nor
+  // both brand and mpn, it is published with identifier_exists=no (answer 6324478).
   gtin: { allowIdentifierExistsNo: true },
   // brand is a required attribute of every Google (and Microsoft) item.
   brand: { required: true },
@@ -87,8 +88,11 @@ export const PRESETS: Record<string, Preset> = Object.fromEntries(
     // Kelkoo's merchant-category is mandatory: a product without one is left out (MISSING_CATEGORY)
     // unless the channel sets categories.defaultPath.
     preset("kelkoo", "Kelkoo, XML with CDATA", "kelkoo", "kelkoo", { ...bareNumber, categories: { required: true } }),
-    // beslist.nl wants a 13-digit EAN on every product.
-    preset("beslist", "beslist.nl / Kieskeurig, XML", "beslist", "beslist", { ...bareNumber, gtin: { required: true, output: "gtin13-only" } }),
+    // beslist.nl wants a 13-digit EAN on every product; its shop integration writes prices "12,99".
+    preset("beslist", "beslist.nl / Kieskeurig, XML", "beslist", "beslist", {
+      price: { currency: "none", decimalSeparator: "," },
+      gtin: { required: true, output: "gtin13-only" },
+    }),
     preset("generic-csv", "Any CSV consumer: every field, nothing required", "generic-csv", "generic", lenient),
     preset("generic-json", "Any JSON consumer: the whole item, one array", "generic-json", "generic", lenient),
     preset("generic-ndjson", "Any NDJSON consumer: the whole item, one per line", "generic-ndjson", "generic", lenient),

@@ -1,5 +1,6 @@
 /**
- * What each marketplace accepts, in one table (shared reference: channels.md).
+ * What each marketplace accepts, in one table (shared reference: channels.md;
+ * the public document behind each limit: PRESET_RULES in sources.ts).
  * Presets read their defaults from here; a channel file may lower or raise them.
  * Image minimums aim at 500 px: Google's floor is 100 px today, but third parties
  * report 500 px from January 2027, and Meta asks 500 px already.

@@ -34,6 +34,8 @@ export function layoutHelpers(cdataSection: (value: string) => string): Record<s
     /** `{{upper x}}`, `{{lower x}}` */
     upper: (value) => text(value).toUpperCase(),
     lower: (value) => text(value).toLowerCase(),
+    /** `{{add @index 1}}`: numbering from 1 (beslist's imagelink_1, imagelink_2, ...). */
+    add: (a, b) => Number(a) + Number(b),
   };
 }
 

@@ -149,11 +149,19 @@ describe("mapProduct identifiers", () => {
     expect(codes(noCodes)).toEqual(["MISSING_GTIN"]);
   });
 
-  it("identifier_exists = no with brand + mpn where the channel allows it", () => {
-    const r = item(badCodes, { gtin: { allowIdentifierExistsNo: true } });
-    expect(r.item).toMatchObject({ gtin: undefined, gtins: [], identifierExists: false, brand: "Avène", mpn: "C52660" });
-    expect(codes({ ...badCodes, supplierReference: " " }, { gtin: { allowIdentifierExistsNo: true } })).toEqual(["INVALID_GTIN"]);
-    expect(item(noCodes, { gtin: { required: false } }).item).toMatchObject({ gtin: undefined, identifierExists: false });
+  it("identifier_exists per Google's rule: no only without a valid GTIN and without both brand and mpn", () => {
+    const google = { gtin: { allowIdentifierExistsNo: true } };
+    // Bad codes, brand + mpn: identified by brand + mpn, never `no` (Google disapproves it where an identifier exists).
+    expect(item(badCodes, google).item).toMatchObject({ gtin: undefined, gtins: [], identifierExists: true, brand: "Avène", mpn: "C52660" });
+    // No mpn: published with identifier_exists = no, whether the codes are bad or absent.
+    expect(item({ ...badCodes, supplierReference: " " }, google).item).toMatchObject({ gtin: undefined, identifierExists: false, mpn: undefined });
+    expect(item({ ...noCodes, supplierReference: undefined }, google).item).toMatchObject({ gtin: undefined, identifierExists: false });
+    // No brand: not both brand and mpn.
+    expect(item({ ...noCodes, brands: [] }, google).item).toMatchObject({ brand: undefined, identifierExists: false });
+    expect(item(noCodes, { gtin: { required: false } }).item).toMatchObject({ gtin: undefined, identifierExists: true });
+    // Channels that require a GTIN still leave them out.
+    expect(codes({ ...badCodes, supplierReference: " " })).toEqual(["INVALID_GTIN"]);
+    expect(codes(noCodes)).toEqual(["MISSING_GTIN"]);
   });
 
   it("gtin13-only (beslist) publishes only codes with a 13-digit form", () => {
@@ -164,7 +172,8 @@ describe("mapProduct identifiers", () => {
       ok: false,
       reasons: [{ code: "INVALID_GTIN", detail: `${CODES.gtin8} (no 13-digit form)` }],
     });
-    expect(item(only8, { gtin: { output: "gtin13-only", required: false } }).item).toMatchObject({ gtin: undefined, gtins: [], identifierExists: false });
+    // No code at the channel's width, but brand + mpn: identified by those (Google's rule).
+    expect(item(only8, { gtin: { output: "gtin13-only", required: false } }).item).toMatchObject({ gtin: undefined, gtins: [], identifierExists: true });
   });
 
   it("drops a bad code next to a good one, with a warning", () => {

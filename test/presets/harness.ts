@@ -29,7 +29,7 @@ export const ID_FIELD: Record<string, string> = {
   meta: "id",
   idealo: "sku",
   kelkoo: "offer-id",
-  beslist: "unique_code",
+  beslist: "code",
   "generic-csv": "id",
   "generic-json": "id",
   "generic-ndjson": "id",

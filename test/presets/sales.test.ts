@@ -54,9 +54,9 @@ const EXPECTED: Record<string, { SALE1: Expect; OPEN1: Expect; PAST1: Expect }> 
     PAST1: { price: "19.99" },
   },
   beslist: {
-    SALE1: { price: "29.90", price_old: "39.90" },
-    OPEN1: { price: "40.26", price_old: "46.30" },
-    PAST1: { price: "19.99", price_old: undefined },
+    SALE1: { price: "29,90", price_old: "39,90" },
+    OPEN1: { price: "40,26", price_old: "46,30" },
+    PAST1: { price: "19,99", price_old: undefined },
   },
   "generic-csv": {
     SALE1: { price: "39.90", sale_price: "29.90" },

@@ -24,8 +24,8 @@ const META: FeedMeta = {
 
 /** Where each layout puts the title and the link. */
 const FIELDS: Record<string, { title: string; link: string }> = {
-  google: { title: "g:title", link: "g:link" },
-  "meta-xml": { title: "g:title", link: "g:link" },
+  google: { title: "title", link: "link" },
+  "meta-xml": { title: "title", link: "link" },
   kelkoo: { title: "title", link: "product-url" },
   beslist: { title: "title", link: "productlink" },
   meta: { title: "title", link: "link" },

@@ -1,0 +1,219 @@
+/**
+ * Where every preset's fields and rules come from: the public document behind
+ * each column or element a preset writes, and behind each rule it applies, so a
+ * reviewer can check any value in one place. The README's "Preset fields and
+ * their sources" section is rendered from this file (test/presets/sources.test.ts
+ * keeps them equal and checks that every field a built-in layout writes is here).
+ */
+
+/** How firmly a name or rule is established. */
+export type Evidence =
+  /** The channel's own published document. */
+  | "spec"
+  /** A third-party guide that reproduces the channel's spec (Kelkoo publishes none openly). */
+  | "guide"
+  /** Open-source integrations of the channel; the channel's own page does not show it. */
+  | "integration"
+  /** pharmafeed's own format: no channel behind it. */
+  | "own"
+  /** Kept, but no public source confirms the name: the README says so. */
+  | "unconfirmed";
+
+export const DOCUMENTS = {
+  G: { title: "Google Merchant Center, Product data specification", url: "https://support.google.com/merchants/answer/7052112" },
+  GID: { title: "Google, identifier_exists", url: "https://support.google.com/merchants/answer/6324478" },
+  GSD: { title: "Google, sale_price_effective_date", url: "https://support.google.com/merchants/answer/6324460" },
+  GUP: { title: "Google, unit_pricing_measure", url: "https://support.google.com/merchants/answer/6324455" },
+  RSS: { title: "RSS 2.0 specification (RSS Advisory Board)", url: "https://www.rssboard.org/rss-specification" },
+  MS: { title: "Microsoft Advertising, Product attributes (Merchant Center feed file)", url: "https://learn.microsoft.com/en-us/advertising/msa-help/hlp_ba_conc_aboutbingmerchantcentercatalogfile" },
+  META: { title: "Meta, Catalog reference (supported feed formats and fields)", url: "https://developers.facebook.com/docs/marketing-api/catalog/reference" },
+  METAF: { title: "Meta, Commerce catalog fields (google_product_category for tax and Purchase Protection)", url: "https://developers.facebook.com/docs/commerce-platform/catalog/fields" },
+  ID: { title: "idealo, CSV importer documentation", url: "https://idealo.github.io/csv-importer/en/csv" },
+  IDX: { title: "Open-source idealo exports (WebToffee product feed for WooCommerce; jemel.lv idealo connector)", url: "https://jemel.lv/docs/idealo-connector/csv-export-alternative" },
+  KE: { title: "ExportFeed, Kelkoo feed spec", url: "http://www.exportfeed.com/documentation/kelkoo-feed-spec/" },
+  KD: { title: "Feed Donkey, Kelkoo product data feed build guide", url: "https://feed-donkey.io/articles/kelkoo-product-data-feed-build-guide" },
+  KG: { title: "Kelkoo Group, Product data feed (XML sample)", url: "https://requestbuilder.kelkoogroup.com/kelkoo-customer-service/support-for-merchants/shopping-guides/product-data-feed/" },
+  BL: { title: "beslist.nl shop integration wienkit/prestashop-beslistcart, classes/BeslistFeed.php", url: "https://github.com/wienkit/prestashop-beslistcart/blob/master/classes/BeslistFeed.php" },
+  PF: { title: "pharmafeed's own item (src/mapping/feed-item.ts)", url: "" },
+} as const;
+export type DocumentKey = keyof typeof DOCUMENTS;
+
+export interface FieldSource {
+  /** The column or element name as written (XML: the element; `imagelink_N` for numbered ones). */
+  field: string;
+  /** What pharmafeed writes there. */
+  value: string;
+  docs: DocumentKey[];
+  evidence: Evidence;
+}
+
+const f = (field: string, value: string, docs: DocumentKey[], evidence: Evidence = "spec"): FieldSource => ({ field, value, docs, evidence });
+
+/** Google's fields, with the extra document a field's rule comes from. */
+function googleFields(prefix: "g:" | "", docs: DocumentKey[]): FieldSource[] {
+  const g = (name: string, value: string, extra: DocumentKey[] = []) => f(prefix + name, value, [...docs, ...extra]);
+  const xml = prefix === "g:";
+  return [
+    g("id", "id"),
+    ...(xml
+      ? [f("title", "title (RSS's own element)", ["RSS", ...docs]), f("link", "link", ["RSS", ...docs]), f("description", "description", ["RSS", ...docs]), f("guid", "id, isPermaLink=\"false\"", ["RSS"])]
+      : [g("title", "title"), g("description", "description"), g("link", "link")]),
+    g("image_link", "imageLink"),
+    g("additional_image_link", "additionalImageLinks"),
+    g("availability", "availability"),
+    g("price", "price (regular), `12.99 EUR`"),
+    g("sale_price", "salePrice while the sale runs"),
+    g("sale_price_effective_date", "start/end, only when the sale has both", ["GSD"]),
+    g("condition", "new"),
+    g("brand", "brand"),
+    g("gtin", "gtin"),
+    g("mpn", "mpn (supplierReference)"),
+    g("identifier_exists", xml ? "`no` per Google's rule, else absent" : "yes / no per Google's rule", ["GID"]),
+    g("google_product_category", "googleProductCategory (the channel's map)"),
+    g("product_type", "productType (category path)"),
+    g("shipping_weight", "weight"),
+    g("unit_pricing_measure", "unitPricingMeasure", ["GUP"]),
+  ];
+}
+
+const RSS_CHANNEL: FieldSource[] = [f("channel/title, link, description", "feed title, link, description", ["RSS"]), f("channel/language", "the channel's locale", ["RSS"])];
+
+const META_CSV: FieldSource[] = [
+  f("id", "id", ["META"]),
+  f("title", "title", ["META"]),
+  f("description", "description", ["META"]),
+  f("availability", "`in stock`, `out of stock`, ...", ["META"]),
+  f("condition", "new", ["META"]),
+  f("price", "price (regular), `12.99 EUR`", ["META"]),
+  f("sale_price", "salePrice while the sale runs", ["META"]),
+  f("sale_price_effective_date", "start/end, only when the sale has both", ["META", "GSD"]),
+  f("link", "link", ["META"]),
+  f("image_link", "imageLink", ["META"]),
+  f("additional_image_link", "additionalImageLinks, comma-separated", ["META"]),
+  f("brand", "brand", ["META"]),
+  f("gtin", "gtin", ["META"]),
+  f("mpn", "mpn", ["META"]),
+  f("google_product_category", "googleProductCategory (the channel's map)", ["META", "METAF"]),
+  f("product_type", "productType", ["META"]),
+  f("quantity_to_sell_on_facebook", "stock quantity from the offers file", ["META"]),
+];
+
+const META_XML: FieldSource[] = [
+  ...googleFields("g:", ["META"]).filter((s) => s.field !== "g:identifier_exists"),
+  ...RSS_CHANNEL,
+].map((s) => (s.field === "g:unit_pricing_measure" ? { ...s, docs: ["GUP"], evidence: "unconfirmed" as const } : s));
+
+const IDEALO: FieldSource[] = [
+  f("sku", "id", ["ID"]),
+  f("brand", "brand", ["ID"]),
+  f("title", "title", ["ID"]),
+  f("categoryPath", "productType", ["ID"]),
+  f("url", "link", ["ID"]),
+  f("eans", "every valid GTIN, pipe-separated", ["ID"]),
+  f("description", "description", ["ID"]),
+  f("price", "the price paid (sale while it runs)", ["ID"]),
+  f("formerPrice", "the regular price while a sale runs", ["IDX"], "integration"),
+  f("deliveryCosts_dhl", "custom.deliveryCosts (carrier suffix: dhl, dpd, gls, hermes, ups, ...)", ["ID"]),
+  f("paymentCosts_credit_card", "custom.paymentCosts", ["IDX"], "integration"),
+  f("deliveryTime", "custom.deliveryTime", ["ID"]),
+  f("imageUrl", "imageLink and additionalImageLinks, `;`-separated", ["ID"]),
+];
+
+const KELKOO: FieldSource[] = [
+  f("offer-id", "id", ["KD"], "guide"),
+  f("title", "title (<= 80)", ["KE", "KD", "KG"], "guide"),
+  f("description", "description (<= 300, plain text)", ["KE", "KG"], "guide"),
+  f("product-url", "link", ["KE", "KD", "KG"], "guide"),
+  f("landing-page-url", "link without tracking parameters", ["KD"], "guide"),
+  f("price", "the price paid (sale while it runs; no strike-price field)", ["KE", "KG"], "guide"),
+  f("merchant-category", "productType, else categories.defaultPath, else left out", ["KE", "KG"], "guide"),
+  f("image-url", "imageLink", ["KE", "KG"], "guide"),
+  f("ean", "gtin", ["KE", "KG"], "guide"),
+  f("brand", "brand", ["KE", "KG"], "guide"),
+  f("availability", "1 in stock, 2 stock on order (backorder), 4 preorder, 6 out of stock", ["KE"], "guide"),
+  f("delivery-cost", "custom.deliveryCosts", ["KE", "KG"], "guide"),
+];
+
+const BESLIST: FieldSource[] = [
+  f("code", "id", ["BL"], "integration"),
+  f("title", "title", ["BL"], "integration"),
+  f("description", "description", ["BL"], "integration"),
+  f("price", "the price paid, `12,99`", ["BL"], "integration"),
+  f("price_old", "the regular price while a sale runs", ["BL"], "integration"),
+  f("productlink", "link", ["BL"], "integration"),
+  f("imagelink", "imageLink", ["BL"], "integration"),
+  f("imagelink_N", "additionalImageLinks, numbered from 1", ["BL"], "integration"),
+  f("eancode", "gtin (13 digits, required)", ["BL"], "integration"),
+  f("brand", "brand", ["BL"], "integration"),
+  f("shop_category", "productType", ["BL"], "integration"),
+  f("google_product_category", "googleProductCategory", [], "unconfirmed"),
+  f("condition", "Nieuw", ["BL"], "integration"),
+  f("availability", "availability", [], "unconfirmed"),
+  f("deliveryperiod_nl", "custom.deliveryTime", ["BL"], "integration"),
+  f("deliveryperiod_be", "custom.deliveryTimeBe, else custom.deliveryTime", ["BL"], "integration"),
+  f("shippingcost_nl", "custom.deliveryCosts", ["BL"], "integration"),
+  f("shippingcost_be", "custom.deliveryCostsBe, else custom.deliveryCosts", ["BL"], "integration"),
+];
+
+const GENERIC: FieldSource[] = [
+  "id", "title", "description", "link", "image_link", "additional_image_links", "price", "currency", "sale_price", "availability",
+  "stock_quantity", "brand", "gtin", "gtins", "mpn", "cip13", "category_path", "google_product_category", "category_type",
+  "prescription", "weight", "package_content", "leaflet_url", "locale",
+].map((name) => f(name, "the FeedItem field of that name", ["PF"], "own"));
+
+const WHOLE_ITEM: FieldSource[] = [f("(every FeedItem field)", "the whole item, less fallbacks", ["PF"], "own")];
+
+/** Every preset's fields, in the order its layout writes them. */
+export const PRESET_FIELDS: Record<string, FieldSource[]> = {
+  google: [...googleFields("g:", ["G"]), ...RSS_CHANNEL],
+  "google-tsv": googleFields("", ["G"]),
+  microsoft: [...googleFields("g:", ["MS", "G"]), ...RSS_CHANNEL],
+  meta: META_CSV,
+  "meta-xml": META_XML,
+  idealo: IDEALO,
+  kelkoo: KELKOO,
+  beslist: BESLIST,
+  "generic-csv": GENERIC,
+  "generic-json": WHOLE_ITEM,
+  "generic-ndjson": WHOLE_ITEM,
+};
+
+export interface RuleSource {
+  presets: string;
+  rule: string;
+  docs: DocumentKey[];
+}
+
+/** The rules presets apply, each with its source (limits: src/presets/limits.ts). */
+export const PRESET_RULES: RuleSource[] = [
+  { presets: "google, google-tsv", rule: "id <= 50, title <= 150, description <= 5000, 10 additional images, brand required", docs: ["G"] },
+  { presets: "microsoft", rule: "id <= 50, title <= 150, description <= 10000", docs: ["MS"] },
+  { presets: "meta, meta-xml", rule: "title <= 200, description <= 9999, availability with a space, one of brand / mpn / gtin", docs: ["META"] },
+  { presets: "google, google-tsv, microsoft", rule: "identifier_exists `no` only without a valid GTIN and without both brand and mpn; such products are published", docs: ["GID"] },
+  { presets: "google, google-tsv, microsoft, meta, meta-xml", rule: "sale_price while the sale runs; sale_price_effective_date only as a complete interval start/end", docs: ["GSD", "META"] },
+  { presets: "idealo, beslist", rule: "price is the price paid; the regular price goes to the strike-price field (formerPrice, price_old) during a sale", docs: ["IDX", "BL"] },
+  { presets: "kelkoo", rule: "price is the price the customer pays (no strike-price field)", docs: ["KE"] },
+  { presets: "kelkoo", rule: "availability codes 1 in stock, 2 stock on order, 3 unknown, 4 preorder, 5 available on order, 6 out of stock", docs: ["KE"] },
+  { presets: "kelkoo", rule: "merchant-category mandatory; description <= 300 without HTML; title <= 80; landing-page-url without tracking", docs: ["KE", "KD"] },
+  { presets: "idealo", rule: "description <= 1000; cost columns named per carrier and payment method", docs: ["ID"] },
+  { presets: "beslist", rule: "a 13-digit EAN on every product", docs: ["BL"] },
+  { presets: "google, microsoft, meta-xml", rule: "items carry RSS's title, link, description and a guid; the channel its language", docs: ["RSS", "G"] },
+  { presets: "meta, meta-xml", rule: "google_product_category filled (tax, Purchase Protection)", docs: ["METAF"] },
+];
+
+function docLinks(docs: readonly DocumentKey[]): string {
+  return docs.map((d) => `[${d}]`).join(" ");
+}
+
+/** The README's tables: fields per preset, rules, then the documents (rendered, kept equal by a test). */
+export function sourcesMarkdown(): string {
+  const lines: string[] = ["| Preset | Field | Written from | Source | Evidence |", "|---|---|---|---|---|"];
+  for (const [preset, fields] of Object.entries(PRESET_FIELDS)) {
+    for (const s of fields) lines.push(`| \`${preset}\` | \`${s.field}\` | ${s.value} | ${docLinks(s.docs) || "none"} | ${s.evidence} |`);
+  }
+  lines.push("", "| Presets | Rule | Source |", "|---|---|---|");
+  for (const r of PRESET_RULES) lines.push(`| ${r.presets} | ${r.rule} | ${docLinks(r.docs)} |`);
+  lines.push("");
+  for (const [key, doc] of Object.entries(DOCUMENTS)) lines.push(doc.url === "" ? `- [${key}] ${doc.title}` : `- [${key}] ${doc.title}: <${doc.url}>`);
+  return lines.join("\n") + "\n";
+}
