@@ -100,7 +100,9 @@ export async function buildStore(file: string, kind: StoreKind, meta: Record<str
   let db: Db;
   try {
     db = new Database(tmp);
-    db.pragma("journal_mode = OFF");
+    // OFF is refused by better-sqlite3's build (defensive mode: it answers "delete" and a
+    // -journal file appears beside the temporary); MEMORY keeps the journal off the disk.
+    db.pragma("journal_mode = MEMORY");
     db.pragma("synchronous = OFF");
     db.pragma(`cache_size = -${CACHE_KIB}`);
     db.exec(`CREATE TABLE ${META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);

@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readdirSync } from "node:fs";
+import { basename, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { isPharmafeedError } from "../../src/errors.js";
 import { buildStore, openStore, storeMeta } from "../../src/store/sqlite.js";
@@ -20,6 +21,8 @@ describe("store: build, commit, open", () => {
     const put = b.db.prepare("INSERT INTO t VALUES (?, ?)");
     b.db.transaction(() => {
       for (let i = 0; i < 1000; i++) put.run(`P${i}`, i);
+      // Nothing beside the temporary, not even a journal, that a killed run would leave behind.
+      expect(readdirSync(d)).toEqual([basename(b.tmp)]);
     })();
     expect(openStore(file, KIND)).toBeUndefined();
     await b.commit();
