@@ -26,7 +26,7 @@ function channel(c: ChannelAnswer, lang: Language): string {
       const notes = [...(c.warnings ?? []).map((x) => `${e(reasonWords(x.code, lang))} <code>${e(x.code)}</code>`), ...(c.fallbacks ?? []).map((f) => e(f.detail))];
       return (
         `<li>${name}: <span class="ok">${e(w.inFeed)}</span>${notes.length > 0 ? ` · ${notes.join(" · ")}` : ""}` +
-        (c.row !== undefined ? `<pre class="row">${e(c.row.trim())}</pre>` : "") +
+        (c.row !== undefined ? `<pre class="row" tabindex="0">${e(c.row.trim())}</pre>` : "") +
         `</li>`
       );
     }
