@@ -1,6 +1,7 @@
 import type { CommandModule } from "yargs";
 import { demoCommand } from "./demo.js";
 import { explainCommand } from "./explain.js";
+import { previewCommand } from "./preview.js";
 import { fetchCommand } from "./fetch.js";
 import { generateCommand } from "./generate.js";
 import { sandboxCommand } from "./sandbox.js";
@@ -14,4 +15,4 @@ import { validateCommand } from "./validate.js";
  * included, whose main thread carried the sandbox's and the server's code all run.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [generateCommand, validateCommand, fetchCommand, sandboxCommand, demoCommand, serveCommand, explainCommand];
+export const commands: CommandModule<any, any>[] = [generateCommand, validateCommand, fetchCommand, sandboxCommand, demoCommand, serveCommand, explainCommand, previewCommand];

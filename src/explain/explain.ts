@@ -7,7 +7,6 @@
  * The answer is plain data (printed as JSON with --json, or by render.ts).
  */
 import type { Product } from "../catalogue/schemas/product.js";
-import type { LoadedChannel } from "../config/types.js";
 import { fallbackDetail, reasonDetail } from "../mapping/reason-details.js";
 import { ChannelMapping } from "../mapping/settings.js";
 import { unpackOutcome } from "./entry.js";
@@ -67,7 +66,8 @@ export interface ExplainAnswer {
 export interface ExplainInput {
   index: ExplainIndex;
   outputDir: string;
-  channels: readonly LoadedChannel[];
+  /** The config's channels, for their settings (reasons in words). */
+  channels: readonly { name: string; mapping: ChannelMapping }[];
   query: string;
   channel?: string;
   /** Products shown for words (default 20). */

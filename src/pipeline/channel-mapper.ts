@@ -11,7 +11,9 @@ import { mapProduct, type MapResult } from "../mapping/map-product.js";
 import { selectImageSources } from "../mapping/photos.js";
 import { isDataQualityReason, type Reason, type WarningCode } from "../mapping/reasons.js";
 import type { ChannelMapping } from "../mapping/settings.js";
-import { exclusionLine } from "../publish/exclusion-report.js";
+import { exclusionLine, type ReportProduct, warningLines } from "../publish/exclusion-report.js";
+import { productFacts } from "../mapping/facts.js";
+import { resolveLocalized } from "../mapping/locale.js";
 import { rowStringifier } from "../writers/csv.js";
 import type { LoadedLayout, OutputFormat } from "../writers/layout.js";
 import { WRITERS } from "../writers/registry.js";
@@ -30,6 +32,11 @@ export interface Tally {
 
 export function emptyTally(): Tally {
   return { items: 0, rejected: 0, excluded: {}, warnings: {}, fallbacks: {} };
+}
+
+function hasKeys(record: Record<string, string>): boolean {
+  for (const _ in record) return true;
+  return false;
 }
 
 function bump(counts: Record<string, number>, key: string, by = 1): void {
@@ -56,13 +63,15 @@ export interface MapperSpec {
 /** A product of an image-processing channel: mapped, with the photos its image jobs start from. */
 export interface MappedForImages {
   id: string;
+  /** Who the report lines are about. */
+  who: ReportProduct;
   result: MapResult;
   sources: ImageSource[];
 }
 
-/** The row of an item, or the report line of an exclusion, with what the explain index keeps of them. */
+/** The row of an item (and its warnings report lines, maybe ""), or the report line of an exclusion, with what the explain index keeps of them. */
 export type Outcome =
-  | { row: string; report?: undefined; warnings: readonly Reason<WarningCode>[]; fallbacks: Record<string, string> }
+  | { row: string; report?: undefined; warningLines: string; warnings: readonly Reason<WarningCode>[]; fallbacks: Record<string, string> }
   | { row?: undefined; report: string; reasons: readonly Reason[] };
 
 export class ChannelMapper {
@@ -80,23 +89,41 @@ export class ChannelMapper {
   /** Maps and renders; a writer that throws (a broken custom template) throws here. */
   map(product: Product, context: MappingContext): Outcome {
     const result = mapProduct(product, this.compiled, context);
-    if (!result.ok) return { report: this.exclusion(product.id, result.reasons), reasons: result.reasons };
-    return { row: this.row(result.item, result.warnings, result.fallbacks), warnings: result.warnings, fallbacks: result.fallbacks };
+    if (!result.ok) return { report: this.exclusion(this.who(product, context), result.reasons), reasons: result.reasons };
+    const lines = result.warnings.length > 0 || hasKeys(result.fallbacks) ? this.warningLines(this.who(product, context), result.warnings, result.fallbacks) : "";
+    return { row: this.row(result.item, result.warnings, result.fallbacks), warningLines: lines, warnings: result.warnings, fallbacks: result.fallbacks };
+  }
+
+  /** Id, GTIN, name and brand in the channel's language, for the reports (only for products that get a report line). */
+  who(product: Product, context: MappingContext): ReportProduct {
+    const facts = productFacts(product, context);
+    const chain = this.compiled.chain;
+    let brand: string | undefined;
+    for (const raw of facts.brandNames) {
+      brand = resolveLocalized(raw, chain)?.value.trim();
+      if (brand !== undefined) break;
+    }
+    return { id: product.id, gtin: facts.gtins.valid[0]?.digits ?? facts.gtins.invalid[0], name: resolveLocalized(product.name, chain)?.value.trim(), brand };
+  }
+
+  /** The warnings report's lines of an item ("" without warnings or fallbacks). */
+  warningLines(who: ReportProduct, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>): string {
+    return warningLines(this.reportLine, who, warnings, fallbacks, this.compiled.settings);
   }
 
   /** Maps only: the row waits for the images (at most 1 + maxAdditional photos). */
   mapForImages(product: Product, context: MappingContext, maxAdditional: number): MappedForImages {
     const result = mapProduct(product, this.compiled, context);
     const sources = result.ok ? selectImageSources(product, this.compiled.images).slice(0, 1 + maxAdditional) : [];
-    return { id: product.id, result, sources };
+    return { id: product.id, who: this.who(product, context), result, sources };
   }
 
   /** Counts an exclusion; returns its report line. */
-  exclusion(id: string, reasons: readonly Reason[]): string {
+  exclusion(who: ReportProduct, reasons: readonly Reason[]): string {
     const code = reasons[0]?.code ?? "MAPPING_ERROR";
     bump(this.tally.excluded, code);
     if (isDataQualityReason(code)) this.tally.rejected++;
-    return exclusionLine(this.reportLine, id, reasons);
+    return exclusionLine(this.reportLine, who, reasons, this.compiled.settings);
   }
 
   /** Counts an item; returns its row. */

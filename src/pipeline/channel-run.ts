@@ -14,7 +14,7 @@ import type { LoadedChannel } from "../config/types.js";
 import type { Product } from "../catalogue/schemas/product.js";
 import type { MappingContext } from "../mapping/context.js";
 import { AtomicOutput } from "../publish/atomic-output.js";
-import { ExclusionReport, REPORTS_DIR } from "../publish/exclusion-report.js";
+import { ExclusionReport, type ReportProduct, REPORTS_DIR, WARNING_COLUMNS, warningsReportName } from "../publish/exclusion-report.js";
 import { evaluateGate } from "../publish/gate.js";
 import type { ChannelEntry, LiveFile } from "../publish/manifest.js";
 import { WRITERS } from "../writers/registry.js";
@@ -31,8 +31,8 @@ import type { ChannelSink } from "../explain/run-hook.js";
 
 /** A product of an image-processing channel, waiting in the FIFO for its images. */
 type PendingRow =
-  | { kind: "excluded"; id: string; reasons: Reason[] }
-  | { kind: "item"; id: string; item: FeedItem; warnings: readonly Reason<WarningCode>[]; fallbacks: Record<string, string>; images: ImageOutcome[] }
+  | { kind: "excluded"; who: ReportProduct; reasons: Reason[] }
+  | { kind: "item"; who: ReportProduct; item: FeedItem; warnings: readonly Reason<WarningCode>[]; fallbacks: Record<string, string>; images: ImageOutcome[] }
   | { kind: "error"; error: unknown };
 
 interface ImageProcessing {
@@ -47,6 +47,8 @@ export interface ChannelPart {
   rows?: Uint8Array;
   /** The batch's report lines, UTF-8. */
   report?: Uint8Array;
+  /** The batch's warnings report lines, UTF-8. */
+  warnings?: Uint8Array;
   tally: Tally;
   /** The batch's first rows, for the sample check. */
   sample: string[];
@@ -72,6 +74,7 @@ export class ChannelRun {
   private readonly mapper: ChannelMapper;
   private readonly out: AtomicOutput;
   private readonly report: ExclusionReport;
+  private readonly warningsReport: ExclusionReport;
   private readonly header: string;
   private readonly sample: string[] = [];
   /** Rows written so far (a separator goes before every row but the first). */
@@ -92,6 +95,7 @@ export class ChannelRun {
     this.mapper = new ChannelMapper({ name: channel.name, mapping: channel.mapping, layout: channel.layout, format: channel.format, meta });
     this.out = new AtomicOutput(join(outputDir, channel.outputFile), { gzip: channel.gzip });
     this.report = new ExclusionReport(join(outputDir, REPORTS_DIR, `${channel.name}.csv`));
+    this.warningsReport = new ExclusionReport(join(outputDir, REPORTS_DIR, warningsReportName(channel.name)), WARNING_COLUMNS);
     this.header = this.mapper.writer.header();
     this.out.write(this.header);
     this.written = Buffer.byteLength(this.header);
@@ -125,6 +129,7 @@ export class ChannelRun {
         this.explain?.excluded(outcome.reasons);
         return this.guard(this.report.addLine(outcome.report));
       }
+      this.guard(this.warningsReport.addLine(outcome.warningLines));
       return this.writeRow(outcome.row, outcome.warnings, outcome.fallbacks);
     } catch (error) {
       this.fail(error);
@@ -155,6 +160,7 @@ export class ChannelRun {
       pending.push(this.guard(this.out.writeBytes(part.rows)));
     }
     if (part.report) pending.push(this.guard(this.report.addBytes(part.report)));
+    if (part.warnings) pending.push(this.guard(this.warningsReport.addBytes(part.warnings)));
     await Promise.all(pending);
   }
 
@@ -184,12 +190,12 @@ export class ChannelRun {
   }
 
   /** Queues a mapped product behind its image jobs (started now); cache hits are written at once. */
-  private addMapped({ id, result, sources }: MappedForImages): Promise<void> | undefined {
+  private addMapped({ who, result, sources }: MappedForImages): Promise<void> | undefined {
     const { pipeline, channel, queue } = this.processing!;
     try {
-      if (!result.ok) return queue.push({ kind: "excluded", id, reasons: result.reasons });
+      if (!result.ok) return queue.push({ kind: "excluded", who, reasons: result.reasons });
       const item: FeedItem = { ...result.item, imageSources: sources };
-      const row = (images: ImageOutcome[]): PendingRow => ({ kind: "item", id, item, warnings: result.warnings, fallbacks: result.fallbacks, images });
+      const row = (images: ImageOutcome[]): PendingRow => ({ kind: "item", who, item, warnings: result.warnings, fallbacks: result.fallbacks, images });
       const images = pipeline.item(sources, channel);
       if (!(images instanceof Promise)) return queue.push(row(images));
       return queue.push(images.then(row, (error: unknown): PendingRow => ({ kind: "error", error })));
@@ -206,14 +212,15 @@ export class ChannelRun {
       if (row.kind === "error") throw row.error;
       if (row.kind === "excluded") {
         this.explain?.excluded(row.reasons);
-        return this.guard(this.report.addLine(this.mapper.exclusion(row.id, row.reasons)));
+        return this.guard(this.report.addLine(this.mapper.exclusion(row.who, row.reasons)));
       }
       const applied = applyImages(row.item, row.images, this.processing!.channel.settings.onError);
       if (!applied.ok) {
         this.explain?.excluded([applied.reason]);
-        return this.guard(this.report.addLine(this.mapper.exclusion(row.id, [applied.reason])));
+        return this.guard(this.report.addLine(this.mapper.exclusion(row.who, [applied.reason])));
       }
       const warnings = [...row.warnings, ...applied.warnings];
+      this.guard(this.warningsReport.addLine(this.mapper.warningLines(row.who, warnings, row.fallbacks)));
       return this.writeRow(this.mapper.row(applied.item, warnings, row.fallbacks), warnings, row.fallbacks);
     } catch (error) {
       this.fail(error);
@@ -272,6 +279,7 @@ export class ChannelRun {
     try {
       // The report describes this run whatever the gate says: it is what the catalogue team fixes.
       await this.report.publish();
+      await this.warningsReport.publish();
       if (!verdict.publish) {
         await this.out.abort();
         return notPublished(`gate: ${verdict.reason}`, stats.bytes, stats.sha256);
@@ -296,6 +304,6 @@ export class ChannelRun {
   /** Nothing of this run is published. Best effort: a cleanup error never hides the failure. */
   async abort(): Promise<void> {
     this.aborted = true;
-    await Promise.all([this.out.abort(), this.report.abort()].map((p) => p.catch(() => undefined)));
+    await Promise.all([this.out.abort(), this.report.abort(), this.warningsReport.abort()].map((p) => p.catch(() => undefined)));
   }
 }

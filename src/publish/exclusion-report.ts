@@ -1,8 +1,12 @@
 /**
- * reports/<channel>.csv: every product left out of a channel, with its reason
- * code and detail, so that the catalogue team can fix the data. Written as the
- * run goes, through the same atomic output as the feeds.
+ * reports/<channel>.csv: every product left out of a channel, with what a
+ * catalogue team needs to find and fix it (GTIN, name in the channel's language,
+ * brand) and every reason, the first in plain words. reports/<channel>.warnings.csv:
+ * every warning and locale fallback of the items that were published. Written as
+ * the run goes, through the same atomic output as the feeds.
  */
+import type { ChannelMapping } from "../mapping/settings.js";
+import { fallbackDetail, reasonDetail } from "../mapping/reason-details.js";
 import type { Reason } from "../mapping/reasons.js";
 import { rowStringifier } from "../writers/csv.js";
 import { AtomicOutput } from "./atomic-output.js";
@@ -10,26 +14,57 @@ import { AtomicOutput } from "./atomic-output.js";
 /** Folder of the reports, inside the output directory. */
 export const REPORTS_DIR = "reports";
 
-export const REPORT_COLUMNS = ["id", "reason", "detail", "other_reasons"] as const;
+export const REPORT_COLUMNS = ["id", "gtin", "name", "brand", "reason", "detail", "other_reasons"] as const;
+export const WARNING_COLUMNS = ["id", "gtin", "name", "brand", "kind", "code", "detail"] as const;
+
+/** The warnings report's name beside reports/<channel>.csv. */
+export function warningsReportName(channel: string): string {
+  return `${channel}.warnings.csv`;
+}
+
+/** Who a report line is about. */
+export interface ReportProduct {
+  id: string;
+  gtin: string | undefined;
+  /** In the channel's language (or its fallback). */
+  name: string | undefined;
+  brand: string | undefined;
+}
+
+const cells = (p: ReportProduct): string[] => [p.id, p.gtin ?? "", p.name ?? "", p.brand ?? ""];
 
 /** A report's CSV line for one excluded product: the first reason is the one counted; the others are listed for the reader. */
-export function exclusionLine(line: (cells: string[]) => string, productId: string, reasons: readonly Reason<string>[]): string {
+export function exclusionLine(line: (cells: string[]) => string, product: ReportProduct, reasons: readonly Reason<string>[], settings: ChannelMapping): string {
   const [first, ...others] = reasons;
-  return line([productId, first?.code ?? "", first?.detail ?? "", others.map((r) => r.code).join("|")]);
+  return line([...cells(product), first?.code ?? "", first ? reasonDetail(first, settings) : "", others.map((r) => r.code).join("|")]);
+}
+
+/** The warnings report's lines for one published item ("" when it has none). */
+export function warningLines(
+  line: (cells: string[]) => string,
+  product: ReportProduct,
+  warnings: readonly Reason<string>[],
+  fallbacks: Record<string, string>,
+  settings: ChannelMapping,
+): string {
+  let out = "";
+  for (const w of warnings) out += line([...cells(product), "warning", w.code, reasonDetail(w, settings)]);
+  for (const field in fallbacks) out += line([...cells(product), "fallback", field, fallbackDetail(field, fallbacks[field]!, settings)]);
+  return out;
 }
 
 export class ExclusionReport {
   private readonly out: AtomicOutput;
 
-  /** The lines come from exclusionLine(), in the thread that mapped the products (pipeline/channel-mapper.ts). */
-  constructor(file: string) {
+  /** The lines come from exclusionLine() or warningLines(), in the thread that mapped the products (pipeline/channel-mapper.ts). */
+  constructor(file: string, columns: readonly string[] = REPORT_COLUMNS) {
     this.out = new AtomicOutput(file);
-    this.out.write(rowStringifier({})([...REPORT_COLUMNS]));
+    this.out.write(rowStringifier({})([...columns]));
   }
 
   /** A line made by exclusionLine(). */
   addLine(line: string): Promise<void> | undefined {
-    return this.out.write(line);
+    return line === "" ? undefined : this.out.write(line);
   }
 
   /** Lines made by exclusionLine() elsewhere (a worker thread), UTF-8. */

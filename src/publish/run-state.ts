@@ -88,7 +88,8 @@ export function runState(manifest: Manifest | undefined, now: Date, maxAgeHours:
   const unpublished = manifest.unpublished ?? unpublishedOf(manifest.channels);
   const newestFeedAt = newestLive(manifest);
   const ageHours = newestFeedAt === undefined ? undefined : Math.max(0, Math.round((now.getTime() - Date.parse(newestFeedAt)) / 360_000) / 10);
-  const stale = ageHours === undefined || ageHours > maxAgeHours;
+  // Compared in milliseconds: the rounded age would call 36 h 1 min "36.0" and not stale.
+  const stale = newestFeedAt === undefined || now.getTime() - Date.parse(newestFeedAt) > maxAgeHours * 3_600_000;
   const status: HealthStatus = stale ? "stale" : manifest.status === "ok" ? "ok" : "degraded";
   return {
     status,

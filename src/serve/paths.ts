@@ -14,6 +14,8 @@ export type Target =
   | { kind: "healthz" }
   | { kind: "monitor" }
   | { kind: "status" }
+  | { kind: "status-script" }
+  | { kind: "status-report"; name: string }
   | { kind: "none" };
 
 /** A plain file name: ASCII letters, digits, dot, dash, underscore; no leading dot; no "..". */
@@ -44,11 +46,17 @@ export function parseTarget(rawUrl: string | undefined): Target {
   if (path === "/") return { kind: "status" };
   if (path === "/healthz") return { kind: "healthz" };
   if (path === "/monitor") return { kind: "monitor" };
+  if (path === "/status.js") return { kind: "status-script" };
   const [, area, first, second, ...rest] = path.split("/");
   if (rest.length > 0 || first === undefined) return none;
   if (area === "images" && second === undefined) {
     const name = decodeName(first);
     return name !== undefined && IMAGE_NAME.test(name) ? { kind: "image", name } : none;
+  }
+  if (area === "status" && first === "reports" && second !== undefined) {
+    // reports/_offers.csv starts with "_" (no channel name can), the channel reports with a letter or digit.
+    const name = second === "_offers.csv" ? second : decodeName(second);
+    return name !== undefined && name.endsWith(".csv") ? { kind: "status-report", name } : none;
   }
   if (area !== "feeds") return none;
   if (second === undefined) {

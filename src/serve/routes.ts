@@ -11,31 +11,21 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname } from "node:path";
 import type { AccessConfig } from "../config/schema.js";
 import type { Logger } from "../log.js";
-import { MANIFEST_FILE, readHistory } from "../publish/manifest.js";
+import { MANIFEST_FILE } from "../publish/manifest.js";
 import { runState, type RunState } from "../publish/run-state.js";
 import { IMAGES_DIR } from "../images/store.js";
-import { checkAccess, checkBasic } from "./access.js";
+import { checkAccess } from "./access.js";
 import type { AccessRecord } from "./access-log.js";
-import type { LiveFeeds, Lookup } from "./live-feeds.js";
+import type { Lookup } from "./live-feeds.js";
 import type { Target } from "./paths.js";
 import { openInside, realFolder } from "./safe-open.js";
 import { sendFile, type SendOptions } from "./send.js";
 import { SharedFile } from "./shared-file.js";
-import type { FetchState } from "./state.js";
-import { renderStatusPage, type StatusChannel } from "./status-page.js";
+import { statusPage, statusReport, statusScript, type StatusContext } from "./status/handler.js";
 import { acceptsGzip } from "./validators.js";
 
-export interface RouteContext {
-  outputReal: string;
-  live: LiveFeeds;
-  state: FetchState;
-  channels: readonly StatusChannel[];
-  status: { user: string; password: string } | undefined;
-  shopName: string;
+export interface RouteContext extends StatusContext {
   logger: Logger;
-  now: () => Date;
-  /** serve.maxFeedAgeHours: older than this, the feeds are stale. */
-  maxFeedAgeHours: number;
 }
 
 const IMAGE_TYPES: Record<string, string> = { ".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp" };
@@ -137,32 +127,6 @@ async function monitor(res: ServerResponse, ctx: RouteContext): Promise<void> {
   json(res, state.alert ? 503 : 200, body);
 }
 
-async function statusPage(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
-  if (!ctx.status) return text(res, 404, "not found (the status page needs serve.status credentials in the config)");
-  if (!checkBasic(req.headers, ctx.status.user, ctx.status.password)) {
-    return text(res, 401, "authentication required", { "WWW-Authenticate": 'Basic realm="status", charset="UTF-8"' });
-  }
-  const { manifest, feeds } = await ctx.live.current();
-  const html = renderStatusPage({
-    shopName: ctx.shopName,
-    now: ctx.now(),
-    manifest,
-    history: await readHistory(ctx.outputReal).catch(() => []),
-    channels: ctx.channels,
-    served: new Set(feeds.map((f) => f.channel)),
-    fetches: (channel) => ctx.state.lastFetches(channel),
-    maxFeedAgeHours: ctx.maxFeedAgeHours,
-  });
-  res.writeHead(200, {
-    "Content-Type": "text/html; charset=utf-8",
-    "Cache-Control": "no-store",
-    // Defence in depth behind the escaping: no script, no remote anything.
-    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'",
-    "X-Content-Type-Options": "nosniff",
-  });
-  res.end(req.method === "HEAD" ? undefined : html);
-}
-
 export async function route(req: IncomingMessage, res: ServerResponse, target: Target, ctx: RouteContext, record: AccessRecord): Promise<void> {
   if (req.method !== "GET" && req.method !== "HEAD") return text(res, 405, "method not allowed", { Allow: "GET, HEAD" });
   switch (target.kind) {
@@ -175,7 +139,11 @@ export async function route(req: IncomingMessage, res: ServerResponse, target: T
     case "monitor":
       return monitor(res, ctx);
     case "status":
-      return statusPage(req, res, ctx);
+      return statusPage(req, res, ctx, text);
+    case "status-script":
+      return statusScript(req, res, ctx, text);
+    case "status-report":
+      return statusReport(req, res, target.name, ctx, text);
     case "none":
       return text(res, 404, "not found");
   }

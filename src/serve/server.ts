@@ -15,12 +15,16 @@ import { LiveFeeds } from "./live-feeds.js";
 import { loggablePath, parseTarget } from "./paths.js";
 import { route, type RouteContext } from "./routes.js";
 import { FetchState } from "./state.js";
-import type { StatusChannel } from "./status-page.js";
+import type { StatusChannel } from "./status/page.js";
+import type { ChannelMapping } from "../mapping/settings.js";
 import type { AccessConfig } from "../config/schema.js";
 
 export interface ServeOptions {
   outputDir: string;
-  channels: readonly (Omit<StatusChannel, "access"> & { access: AccessConfig })[];
+  /** `mapping`: the channel's settings, for the reasons in words of the status page's search. */
+  channels: readonly (Omit<StatusChannel, "access"> & { access: AccessConfig; mapping?: ChannelMapping })[];
+  /** output.publicBaseUrl: the status page shows each feed's full URL from it. */
+  publicBaseUrl?: string | undefined;
   /** Credentials of the status page; without them `/` answers 404. */
   status?: { user: string; password: string };
   shopName: string;
@@ -59,6 +63,8 @@ export async function startServer(options: ServeOptions & { host?: string; port?
     live,
     state,
     channels: options.channels.map((c) => ({ name: c.name, preset: c.preset, access: c.access.mode })),
+    mappings: new Map(options.channels.flatMap((c) => (c.mapping ? [[c.name, c.mapping] as const] : []))),
+    publicBaseUrl: options.publicBaseUrl,
     status: options.status,
     shopName: options.shopName,
     logger,

@@ -104,7 +104,7 @@ describe("pharmafeed explain", () => {
 
   it("with --channel answers for that channel only, and prints words and codes as text", async () => {
     const report = await readReport(config.outputDir, "idealo-fr");
-    const several = report.find((r) => r["other_reasons"] !== "")!;
+    const several = report.find((r) => r["other_reasons"] !== "") as Record<string, string>;
     expect(several).toBeDefined();
     const answer = await explainJson(several["id"]!, "--channel", "idealo-fr");
     expect(answer.products[0]!.channels).toHaveLength(1);

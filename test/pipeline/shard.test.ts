@@ -48,7 +48,7 @@ async function files(outputDir: string, manifest: Manifest, sandboxUrl: string):
     if (entry.published === true) expect(sha256(await readFile(join(outputDir, entry.file)))).toBe(entry.sha256);
     // A failed channel leaves nothing of this run (its report included).
     const failed = typeof entry.published === "string" && entry.published.startsWith("failed");
-    const names = [...(failed ? [] : [`reports/${entry.name}.csv`]), ...(entry.published === true ? [entry.file] : []), ...(entry.live?.gzip ? [entry.live.gzip.file] : [])];
+    const names = [...(failed ? [] : [`reports/${entry.name}.csv`, `reports/${entry.name}.warnings.csv`]), ...(entry.published === true ? [entry.file] : []), ...(entry.live?.gzip ? [entry.live.gzip.file] : [])];
     for (const name of names) {
       const bytes = await readFile(join(outputDir, name));
       const text = (name.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8").replaceAll(sandboxUrl, "SANDBOX");

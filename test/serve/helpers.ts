@@ -80,7 +80,8 @@ export async function makeFixture(options: { products?: number; seed?: number; c
 export function serveOptions(config: LoadedConfig, extra: Partial<ServeOptions> = {}): ServeOptions & { port: number; host: string } {
   return {
     outputDir: config.outputDir,
-    channels: config.channels.map((c) => ({ name: c.name, preset: c.preset.name, access: c.access })),
+    channels: config.channels.map((c) => ({ name: c.name, preset: c.preset.name, access: c.access, mapping: c.mapping })),
+    publicBaseUrl: config.publicBaseUrl,
     ...(config.serve.status ? { status: config.serve.status } : {}),
     shopName: config.shop.name,
     host: "127.0.0.1",

@@ -26,6 +26,7 @@ interface ChannelState {
   mapper: ChannelMapper;
   rows: ByteSink;
   report: ByteSink;
+  warnings: ByteSink;
   imagesMaxAdditional: number | undefined;
   failed: string | undefined;
   /** Rows sent as samples so far: the main thread's first SAMPLE_ROWS rows are among each worker's first SAMPLE_ROWS. */
@@ -74,7 +75,7 @@ export class Shard {
   constructor(init: ShardInit) {
     this.context = buildContext(init.context);
     this.explain = init.explain === true;
-    this.channels = init.channels.map((spec) => ({ mapper: new ChannelMapper(spec), rows: new ByteSink(), report: new ByteSink(), imagesMaxAdditional: spec.imagesMaxAdditional, failed: undefined, sampled: 0 }));
+    this.channels = init.channels.map((spec) => ({ mapper: new ChannelMapper(spec), rows: new ByteSink(), report: new ByteSink(), warnings: new ByteSink(), imagesMaxAdditional: spec.imagesMaxAdditional, failed: undefined, sampled: 0 }));
   }
 
   /** The batch's result, and the buffers to transfer with it. */
@@ -110,6 +111,7 @@ export class Shard {
           if (index) explains[i]!.push(outcome.row === undefined ? { kind: "excluded", reasons: outcome.reasons } : { kind: "item", bytes: Buffer.byteLength(outcome.row), warnings: outcome.warnings, fallbacks: outcome.fallbacks });
           if (outcome.row === undefined) channel.report.write(outcome.report);
           else {
+            if (outcome.warningLines !== "") channel.warnings.write(outcome.warningLines);
             if (!channel.rows.empty) channel.rows.write(channel.mapper.writer.separator);
             channel.rows.write(outcome.row);
             if (channel.sampled < SAMPLE_ROWS) {
@@ -133,6 +135,8 @@ export class Shard {
       const part: ChannelPart = { tally: channel.mapper.tally, sample: samples[i]! };
       const rowBytes = take(channel.rows);
       const reportBytes = take(channel.report);
+      const warningBytes = take(channel.warnings);
+      if (warningBytes) part.warnings = warningBytes;
       if (rowBytes) part.rows = rowBytes;
       if (reportBytes) part.report = reportBytes;
       if (mapped[i]) part.mapped = mapped[i];

@@ -1,0 +1,113 @@
+/**
+ * The status page's routes, all behind its own credentials (serve.status):
+ * `/` (the page; `?q=` searches the explain index, `?lang=` picks the language),
+ * `/status.js` (its script) and `/status/reports/<name>.csv` (a channel's
+ * exclusion or warnings report, or the offers file's refused rows, as downloads).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream/promises";
+import type { ChannelMapping } from "../../mapping/settings.js";
+import { readHistory } from "../../publish/manifest.js";
+import { REPORTS_DIR, warningsReportName } from "../../publish/exclusion-report.js";
+import { checkBasic } from "../access.js";
+import type { FetchState } from "../state.js";
+import type { LiveFeeds } from "../live-feeds.js";
+import { openInside, realFolder } from "../safe-open.js";
+import { pickLanguage } from "./i18n.js";
+import { renderStatusPage, type StatusChannel } from "./page.js";
+import { STATUS_SCRIPT } from "./script.js";
+import { searchIndex } from "./search.js";
+
+export interface StatusContext {
+  outputReal: string;
+  live: LiveFeeds;
+  state: FetchState;
+  channels: readonly StatusChannel[];
+  /** Channel settings by name, for the reasons in words of a search. */
+  mappings: ReadonlyMap<string, ChannelMapping>;
+  status: { user: string; password: string } | undefined;
+  shopName: string;
+  publicBaseUrl: string | undefined;
+  now: () => Date;
+  /** serve.maxFeedAgeHours: older than this, the feeds are stale (as /healthz says). */
+  maxFeedAgeHours: number;
+}
+
+type Text = (res: ServerResponse, status: number, body: string, headers?: Record<string, string>) => void;
+
+/** Whether the request may see the status page; answers 404/401 itself when not. */
+function allowed(req: IncomingMessage, res: ServerResponse, ctx: StatusContext, text: Text): boolean {
+  if (!ctx.status) {
+    text(res, 404, "not found (the status page needs serve.status credentials in the config)");
+    return false;
+  }
+  if (!checkBasic(req.headers, ctx.status.user, ctx.status.password)) {
+    text(res, 401, "authentication required", { "WWW-Authenticate": 'Basic realm="status", charset="UTF-8"' });
+    return false;
+  }
+  return true;
+}
+
+const HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
+
+export async function statusPage(req: IncomingMessage, res: ServerResponse, ctx: StatusContext, text: Text): Promise<void> {
+  if (!allowed(req, res, ctx, text)) return;
+  const params = new URL(req.url ?? "/", "http://status").searchParams;
+  const lang = pickLanguage(params.get("lang"), req.headers["accept-language"]);
+  const query = (params.get("q") ?? "").trim().slice(0, 200);
+  const channels = ctx.channels.flatMap((c) => {
+    const mapping = ctx.mappings.get(c.name);
+    return mapping ? [{ name: c.name, mapping }] : [];
+  });
+  const found = query === "" ? undefined : await searchIndex(ctx.outputReal, channels, query, lang);
+  const { manifest, feeds } = await ctx.live.current();
+  const html = renderStatusPage({
+    shopName: ctx.shopName,
+    now: ctx.now(),
+    maxFeedAgeHours: ctx.maxFeedAgeHours,
+    manifest,
+    history: await readHistory(ctx.outputReal).catch(() => []),
+    channels: ctx.channels,
+    served: new Set(feeds.map((f) => f.channel)),
+    fetches: (channel) => ctx.state.lastFetches(channel),
+    lang,
+    publicBaseUrl: ctx.publicBaseUrl,
+    ...(query === "" ? {} : { search: { query, html: found ?? "<p>—</p>" } }),
+  });
+  res.writeHead(200, {
+    ...HEADERS,
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Language": lang,
+    Vary: "Accept-Language",
+    // Defence in depth behind the escaping: no inline script, nothing remote; the one script is /status.js.
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  });
+  res.end(req.method === "HEAD" ? undefined : html);
+}
+
+export function statusScript(req: IncomingMessage, res: ServerResponse, ctx: StatusContext, text: Text): void {
+  if (!allowed(req, res, ctx, text)) return;
+  res.writeHead(200, { ...HEADERS, "Content-Type": "text/javascript; charset=utf-8" });
+  res.end(req.method === "HEAD" ? undefined : STATUS_SCRIPT);
+}
+
+/** Only the reports of the config's channels and the offers file's, opened inside output/reports (no symlink out). */
+export async function statusReport(req: IncomingMessage, res: ServerResponse, name: string, ctx: StatusContext, text: Text): Promise<void> {
+  if (!allowed(req, res, ctx, text)) return;
+  const known = name === "_offers.csv" || ctx.channels.some((c) => name === `${c.name}.csv` || name === warningsReportName(c.name));
+  const folder = known ? await realFolder(ctx.outputReal, REPORTS_DIR) : undefined;
+  const opened = folder ? await openInside(ctx.outputReal, folder, name) : undefined;
+  if (!opened) return text(res, 404, "not found");
+  res.writeHead(200, {
+    ...HEADERS,
+    "Content-Type": "text/csv; charset=utf-8",
+    "Content-Length": String(opened.stat.size),
+    "Content-Disposition": `attachment; filename="${name}"`,
+  });
+  if (req.method === "HEAD") {
+    await opened.handle.close();
+    res.end();
+    return;
+  }
+  await pipeline(opened.handle.createReadStream(), res);
+}

@@ -1,0 +1,60 @@
+/** The status page's search box, answered from the explain index (no catalogue request: serve has no credentials). */
+import type { ChannelMapping } from "../../mapping/settings.js";
+import { explain, type ChannelAnswer, type ExplainAnswer } from "../../explain/explain.js";
+import { ExplainIndex, explainFile } from "../../explain/store.js";
+import { escapeHtml as e } from "../html.js";
+import { WORDS, type Language } from "./i18n.js";
+import { reasonWords } from "./reason-words.js";
+
+const SHOWN = 10;
+
+function channel(c: ChannelAnswer, lang: Language): string {
+  const w = WORDS[lang];
+  const name = `<strong>${e(c.channel)}</strong>`;
+  switch (c.outcome) {
+    case "not_run":
+      return `<li>${name}: <span class="muted">${e(w.notRun)}</span></li>`;
+    case "channel_failed":
+      return `<li>${name}: <span class="bad">${e(w.failedChannel)}</span></li>`;
+    case "left_out":
+      return (
+        `<li>${name}: <span class="bad">${e(w.leftOutOf)}</span><ul>` +
+        (c.reasons ?? []).map((r) => `<li>${e(reasonWords(r.code, lang))} <code>${e(r.code)}</code>: ${e(r.detail)}</li>`).join("") +
+        `</ul></li>`
+      );
+    case "in_feed": {
+      const notes = [...(c.warnings ?? []).map((x) => `${e(reasonWords(x.code, lang))} <code>${e(x.code)}</code>`), ...(c.fallbacks ?? []).map((f) => e(f.detail))];
+      return (
+        `<li>${name}: <span class="ok">${e(w.inFeed)}</span>${notes.length > 0 ? ` · ${notes.join(" · ")}` : ""}` +
+        (c.row !== undefined ? `<pre class="row" tabindex="0">${e(c.row.trim())}</pre>` : "") +
+        `</li>`
+      );
+    }
+  }
+}
+
+export function renderAnswer(answer: ExplainAnswer, lang: Language): string {
+  const w = WORDS[lang];
+  if (answer.products.length === 0) {
+    const what = answer.matchedBy === "none" && /^\S+$/.test(answer.query) && /\d/.test(answer.query) ? w.notReceived : w.noMatch;
+    return `<p>${e(what)}: <strong>${e(answer.query)}</strong></p>`;
+  }
+  return (
+    `<p>${answer.total} ${e(w.matches)} <strong>${e(answer.query)}</strong></p>` +
+    answer.products
+      .map((p) => `<article><h3>${e(p.id)}${p.name ? ` · ${e(p.name)}` : ""}</h3><p class="muted small">${[p.gtin ? `GTIN ${e(p.gtin)}` : "", p.brand ? e(p.brand) : ""].filter(Boolean).join(" · ")}</p><ul>${p.channels.map((c) => channel(c, lang)).join("")}</ul></article>`)
+      .join("")
+  );
+}
+
+/** undefined when no run wrote an index yet. */
+export async function searchIndex(outputReal: string, channels: readonly { name: string; mapping: ChannelMapping }[], query: string, lang: Language): Promise<string | undefined> {
+  const index = ExplainIndex.open(explainFile(outputReal));
+  if (!index) return undefined;
+  try {
+    const answer = await explain({ index, outputDir: outputReal, channels, query, limit: SHOWN, sourceFilter: {} });
+    return renderAnswer(answer, lang);
+  } finally {
+    index.close();
+  }
+}
