@@ -32,6 +32,7 @@ export const REASONS = {
   NO_IMAGE: "No photo passes the channel's locale, target group, type, format and size rules.",
   IMAGE_FAILED: "The channel processes images (`images.process`, `onError: exclude`) and the main image could not be downloaded or converted; detail says why.",
   MAPPING_ERROR: "The product does not have the wire schema's shape (mapping expects schema-validated products); detail is the message.",
+  MISSING_LANGUAGE: "The name (or a required description) exists only in other languages than the channel's, and the channel does not opt in to a fallback for that field; detail names the field and the languages found.",
 } as const;
 
 export type ReasonCode = keyof typeof REASONS;
@@ -55,6 +56,8 @@ export const ELIGIBILITY_REASONS: ReadonlySet<string> = new Set<ReasonCode>([
   "RULE_NOT_INCLUDED",
   "NO_OFFER",
   "OUT_OF_STOCK",
+  // Written for another market's language: not bad data, not for this feed.
+  "MISSING_LANGUAGE",
 ]);
 
 export function isDataQualityReason(code: string): boolean {

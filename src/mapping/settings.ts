@@ -116,6 +116,12 @@ export const TitleSettings = z
     template: Template.default("{{brand}} {{name}}"),
     /** Cut on a word boundary at this many characters. */
     maxLength: z.number().int().min(1).default(150),
+    /**
+     * Read the name in `fallbackLocales` when the channel's language has none. Off by default: one
+     * language per feed (Google, Meta, marketplaces), and a product without a name in the
+     * channel's language is left out (MISSING_LANGUAGE).
+     */
+    fallback: z.boolean().default(false),
     /** Emoji and decorative symbols in titles: kept, or dropped where the channel's editorial rules refuse them (Google, Microsoft). */
     emoji: z.enum(["keep", "drop"]).default("keep"),
   })
@@ -131,6 +137,12 @@ export const DescriptionSettings = z
     maxLength: z.number().int().min(1).default(5000),
     /** Leave out products without a description (MISSING_DESCRIPTION). */
     required: z.boolean().default(true),
+    /**
+     * Read descriptions in `fallbackLocales` when the channel's language has none. Off by default:
+     * a required description found only in other languages leaves the product out (MISSING_LANGUAGE);
+     * an optional one is left empty.
+     */
+    fallback: z.boolean().default(false),
   })
   .strict();
 
@@ -173,7 +185,11 @@ export const ChannelMapping = z
   .object({
     /** Language of the feed: localized fields are read in this locale first. */
     locale: Locale.default("fr"),
-    /** Locales tried in order when a field is missing or empty in `locale`. */
+    /**
+     * Locales tried in order when a field is missing or empty in `locale`: brand names (language-neutral),
+     * categories, photos, leaflets and the link's seoName always; titles and descriptions only where
+     * `title.fallback` / `description.fallback` opt in.
+     */
     fallbackLocales: z.array(Locale).default(["en"]),
     /** ISO 3166 country of the feed. */
     country: z.string().regex(/^[A-Z]{2}$/).default("FR"),

@@ -66,7 +66,7 @@ describe("mapProduct end to end", () => {
   it("records every locale fallback (nl channel on a product with empty nl name)", () => {
     const r = item(
       { seoName: { nl: "thermaal-water" }, descriptions: [{ id: 1, type: "full_description", content: { en: "<p>Soothes.</p>" } }] },
-      { locale: "nl", fallbackLocales: ["fr", "en"] },
+      { locale: "nl", fallbackLocales: ["fr", "en"], title: { fallback: true }, description: { fallback: true } },
     );
     expect(r.item.title).toBe("Avène Eau thermale spray");
     expect(r.item.description).toBe("Soothes.");
@@ -77,8 +77,8 @@ describe("mapProduct end to end", () => {
   });
 
   it("a required field with no value on the chain excludes the product", () => {
-    expect(codes({ name: { nl: "Alleen NL", fr: "" } })).toEqual(["MISSING_TITLE"]);
-    expect(codes({ descriptions: [{ id: 1, type: "full_description", content: { nl: "<p>NL</p>" } }] })).toEqual(["MISSING_DESCRIPTION"]);
+    expect(codes({ name: { nl: "", fr: " " } })).toEqual(["MISSING_TITLE"]);
+    expect(codes({ descriptions: [{ id: 1, type: "full_description", content: { nl: "<p> </p>" } }] })).toEqual(["MISSING_DESCRIPTION"]);
     expect(codes({ descriptions: [] }, { description: { required: false } })).toEqual([]);
     expect(codes({ descriptions: [{ id: 1, type: "full_description", content: { fr: "<p> </p><!-- x -->" } }] })).toEqual(["MISSING_DESCRIPTION"]);
   });
