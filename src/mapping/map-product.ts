@@ -35,6 +35,7 @@ import type { Reason, WarningCode } from "./reasons.js";
 import type { ChannelMapping } from "./settings.js";
 import { finishTitle, selectDescription } from "./text.js";
 import { nameToText } from "./title-text.js";
+import { itemUnitPricing } from "./unit-pricing.js";
 import { isHttpUrl } from "./url.js";
 
 export type MapResult =
@@ -196,6 +197,8 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   if (ch.include !== undefined && !ch.include(state)) reasons.push({ code: "RULE_NOT_INCLUDED" });
   if (reasons.length > 0 || language.length > 0 || problems.length > 0) return { ok: false, reasons: reasons.concat(language, problems) };
 
+  const units = itemUnitPricing(product.packageContent, state.name, state.salePriceCents ?? state.priceCents, s);
+  if (units.warning !== undefined) warnings.push(units.warning);
   const custom: Record<string, string> = {};
   for (const [key, template] of ch.custom) custom[key] = template.render(state).text;
   const leaflet = leafletUrl(product, chain);
@@ -226,7 +229,9 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     categoryType: facts.categoryType,
     weight: facts.weight,
     packageContent: typeof product.packageContent === "string" && product.packageContent.trim() !== "" ? product.packageContent.trim() : undefined,
-    unitPricingMeasure: facts.unitPricingMeasure,
+    unitPricingMeasure: units.measure,
+    unitPricingBaseMeasure: units.base,
+    unitPrice: units.price,
     cip13: facts.cip13,
     acl13: facts.acl13,
     leafletUrl: leaflet?.value,

@@ -75,6 +75,7 @@ export const WARNINGS = {
   TITLE_TRUNCATED: "The title was cut at the channel's limit.",
   IMAGE_FALLBACK: "An image could not be downloaded or converted and the catalogue's URL was published instead (`onError: original`).",
   IMAGE_DROPPED: "An additional image could not be downloaded or converted and was left out (`onError: exclude`).",
+  UNIT_MEASURE_MISMATCH: "The quantity in the name disagrees with the package content (\"25 ml\" sold as 225 ml): no unit price is published rather than a wrong one; detail gives both.",
 } as const;
 export type WarningCode = keyof typeof WARNINGS;
 

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ImageProcessSettings } from "../images/settings.js";
 import { GTIN_OUTPUTS } from "./gtin.js";
 import { Rule } from "./rules.js";
+import { MASS_BASES, VOLUME_BASES } from "./unit-pricing.js";
 
 /** Where a price may come from, tried in the channel's order. */
 export const PRICE_SOURCES = [
@@ -181,6 +182,18 @@ export const LinkSettings = z
   })
   .strict();
 
+export const UnitPricingSettings = z
+  .object({
+    /**
+     * What volumes are priced per: one of Google's bases (answer 6324490: 1, 10, 100, 2, 4, 8 ml/cl/l,
+     * 75 cl, 750 ml). Default 1 l, the unit of Directive 98/6/EC.
+     */
+    volumeBase: z.string().refine((v) => VOLUME_BASES.includes(v), { message: `one of ${VOLUME_BASES.join(", ")}` }).default("1 l"),
+    /** What masses are priced per: 1, 10, 100, 2, 4, 8 mg/g/kg, 50 kg, 1000 kg. Default 1 kg. */
+    massBase: z.string().refine((v) => MASS_BASES.includes(v), { message: `one of ${MASS_BASES.join(", ")}` }).default("1 kg"),
+  })
+  .strict();
+
 export const ChannelMapping = z
   .object({
     /** Language of the feed: localized fields are read in this locale first. */
@@ -206,6 +219,7 @@ export const ChannelMapping = z
     categories: CategorySettings.prefault({}),
     eligibility: EligibilitySettings.prefault({}),
     link: LinkSettings.prefault({}),
+    unitPricing: UnitPricingSettings.prefault({}),
     /** Extra fields: name -> template, rendered into `custom.<name>` of every item. */
     custom: z.record(z.string().regex(/^[A-Za-z_][\w-]*$/), Template).default({}),
   })

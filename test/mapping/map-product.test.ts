@@ -52,6 +52,8 @@ describe("mapProduct end to end", () => {
       weight: { value: 0.37, unit: "kg", text: "0.37 kg" },
       packageContent: "300 ml",
       unitPricingMeasure: { value: 300, unit: "ml", text: "300 ml" },
+      unitPricingBaseMeasure: { value: 1, unit: "l", text: "1 l" },
+      unitPrice: { cents: 4833, currency: "EUR", text: "48.33 EUR", amount: "48.33" },
       cip13: CODES.cip13,
       acl13: undefined,
       leafletUrl: "https://leaflets.example/fr.pdf",
