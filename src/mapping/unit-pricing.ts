@@ -98,6 +98,16 @@ export type UnitMeasure =
  * equal to the content, is a disagreement.
  */
 export function unitMeasure(packageContent: string | null | undefined, name: string | undefined): UnitMeasure {
+  // Channels of one language ask for the same product one after the other: the last answer is kept.
+  if (packageContent === last.content && name === last.name) return last.result;
+  const result = measureOf(packageContent, name);
+  last = { content: packageContent, name, result };
+  return result;
+}
+
+let last: { content: string | null | undefined; name: string | undefined; result: UnitMeasure } = { content: undefined, name: undefined, result: { ok: true, measure: undefined } };
+
+function measureOf(packageContent: string | null | undefined, name: string | undefined): UnitMeasure {
   const content = contentQuantity(packageContent);
   if (content === undefined) return { ok: true, measure: undefined };
   const stated = name === undefined ? [] : nameQuantities(name).filter((q) => q.dimension === content.dimension);
@@ -108,10 +118,16 @@ export function unitMeasure(packageContent: string | null | undefined, name: str
 }
 
 /** A base from VOLUME_BASES or MASS_BASES ("100 ml") as a measure with its size in ml or mg. */
-export function baseMeasure(base: string): (Quantity & { measure: Measure }) | undefined {
-  const m = /^(\d+) (mg|g|kg|ml|cl|l)$/.exec(base);
-  return m === null ? undefined : quantity(undefined, m[1] ?? "", m[2] ?? "");
+export function baseMeasure(base: string): Quantity | undefined {
+  let q = BASES.get(base);
+  if (q === undefined && !BASES.has(base)) {
+    const m = /^(\d+) (mg|g|kg|ml|cl|l)$/.exec(base);
+    q = m === null ? undefined : quantity(undefined, m[1] ?? "", m[2] ?? "");
+    BASES.set(base, q);
+  }
+  return q;
 }
+const BASES = new Map<string, Quantity | undefined>();
 
 export interface UnitPricingBases {
   volume: string;
