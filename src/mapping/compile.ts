@@ -19,6 +19,8 @@ export interface CompiledChannel {
   /** Locale, its language, then the fallbacks. */
   readonly chain: string[];
   readonly chainKey: string;
+  /** The channel's language alone (locale, then its language without region): titles and descriptions unless they opt in to fallbacks. */
+  readonly languageChain: string[];
   readonly id: CompiledTemplate<MapState>;
   readonly title: CompiledTemplate<MapState>;
   readonly link: CompiledTemplate<MapState> | undefined;
@@ -39,6 +41,7 @@ export function compileChannel(settings: ChannelMapping, name = "channel"): Comp
     settings,
     chain,
     chainKey: chain.join(","),
+    languageChain: localeChain(settings.locale, []),
     id: compileTemplate(settings.id.template, templateField),
     title: compileTemplate(settings.title.template, templateField),
     link: settings.link.template.trim() === "" ? undefined : compileTemplate(settings.link.template, templateField, { urlEncode: true }),

@@ -7,7 +7,7 @@ import type { Product } from "../catalogue/schemas/product.js";
 import { ancestors } from "./categories.js";
 import type { BrandRecord, CategoryNode, MappingContext } from "./context.js";
 import { parseGtin, productGtins, type ProductGtins } from "./gtin.js";
-import { productWeight, unitPricingMeasure, type Measure } from "./measures.js";
+import { productWeight, type Measure } from "./measures.js";
 import { lookupOffer, type Offer } from "./offers.js";
 import type { Result } from "./reasons.js";
 import { normalizeVat } from "./vat.js";
@@ -44,7 +44,6 @@ export interface ProductFacts {
   saleFrom: string | undefined;
   saleUntil: string | undefined;
   weight: Measure | undefined;
-  unitPricingMeasure: Measure | undefined;
 }
 
 /** Unix seconds as ISO 8601 without milliseconds. */
@@ -110,7 +109,6 @@ export function computeFacts(product: Product, context: MappingContext): Product
     saleFrom: offer?.saleFrom === undefined ? undefined : isoSeconds(offer.saleFrom),
     saleUntil: offer?.saleUntil === undefined ? undefined : isoSeconds(offer.saleUntil),
     weight: productWeight(product),
-    unitPricingMeasure: unitPricingMeasure(product.packageContent),
   };
 }
 

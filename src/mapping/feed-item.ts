@@ -77,7 +77,12 @@ export interface FeedItem {
   categoryType?: string;
   weight?: { value: number; unit: string; text: string };
   packageContent?: string;
+  /** The measure of the product as sold (package content; a multi-pack counts whole). Absent when the name disagrees. */
   unitPricingMeasure?: { value: number; unit: string; text: string };
+  /** What the unit price is given for ("1 l", "100 g"): the channel's `unitPricing` base of the measure's kind. */
+  unitPricingBaseMeasure?: { value: number; unit: string; text: string };
+  /** The price the customer pays (the sale price while it runs) per unitPricingBaseMeasure, formatted like price. */
+  unitPrice?: Money;
   cip13?: string;
   acl13?: string;
   leafletUrl?: string;

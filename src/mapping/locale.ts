@@ -41,3 +41,20 @@ export function resolveLocalized(value: unknown, chain: readonly string[]): Reso
   }
   return undefined;
 }
+
+/** The locales a localized value has text in, sorted; a plain string has none (it is language-neutral). */
+export function localesWithText(value: unknown): string[] {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return [];
+  const record = value as Record<string, unknown>;
+  return Object.keys(record)
+    .filter((k) => typeof record[k] === "string" && !isBlank(record[k]))
+    .sort();
+}
+
+/** Like resolveLocalized, then any locale at all: for values that are the same in every language (brand names). */
+export function resolveAnyLocale(value: unknown, chain: readonly string[]): Resolved | undefined {
+  const r = resolveLocalized(value, chain);
+  if (r !== undefined) return r;
+  const other = localesWithText(value)[0];
+  return other === undefined ? undefined : resolveLocalized(value, [other]);
+}

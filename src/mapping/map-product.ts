@@ -27,7 +27,7 @@ import { productFacts } from "./facts.js";
 import type { MapState } from "./fields.js";
 import { channelIdentifiers } from "./identifiers.js";
 import { leafletUrl } from "./leaflet.js";
-import { resolveLocalized } from "./locale.js";
+import { localesWithText, resolveAnyLocale, resolveLocalized } from "./locale.js";
 import { formatMoney } from "./money.js";
 import { selectImages } from "./photos.js";
 import { activeSale, selectPrice } from "./price.js";
@@ -36,6 +36,7 @@ import type { ChannelMapping } from "./settings.js";
 import { finishTitle, selectDescription } from "./text.js";
 import { nameToText } from "./title-text.js";
 import { withoutTracking } from "./tracking.js";
+import { itemUnitPricing } from "./unit-pricing.js";
 import { isHttpUrl } from "./url.js";
 
 export type MapResult =
@@ -48,6 +49,17 @@ export function mapProduct(product: Product, channel: CompiledChannel | ChannelM
   } catch (error) {
     return { ok: false, reasons: [{ code: "MAPPING_ERROR", detail: error instanceof Error ? error.message : String(error) }] };
   }
+}
+
+/** MISSING_LANGUAGE when `field` has text in other languages only; undefined when it has none at all. */
+function inOtherLanguages(field: string, locales: readonly string[]): Reason | undefined {
+  return locales.length === 0 ? undefined : { code: "MISSING_LANGUAGE", detail: `${field}: only ${locales.join(", ")}` };
+}
+
+function descriptionLocales(product: Product): string[] {
+  const locales = new Set<string>();
+  for (const d of product.descriptions ?? []) for (const l of localesWithText(d.content)) locales.add(l);
+  return [...locales].sort();
 }
 
 function map(product: Product, ch: CompiledChannel, context: MappingContext): MapResult {
@@ -65,13 +77,16 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   const fallbacks: Record<string, string> = {};
   const warnings: Reason<WarningCode>[] = [];
   const problems: Reason[] = [];
+  // Counted first: a product written for another language is not for this feed, whatever else it lacks.
+  const language: Reason[] = [];
   const state: MapState = {
     product, facts, channel: ch, context, name: undefined, brand: undefined, seoName: undefined, title: undefined,
     gtin: undefined, priceCents: undefined, salePriceCents: undefined, availability, productType: undefined,
   };
 
+  // Brand names are the same in every language: any locale will do.
   for (const raw of facts.brandNames) {
-    const r = resolveLocalized(raw, chain);
+    const r = resolveAnyLocale(raw, chain);
     if (r === undefined) continue;
     state.brand = nameToText(r.value);
     if (state.brand === "") {
@@ -82,23 +97,35 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     break;
   }
   if (state.brand === undefined && s.brand.required) problems.push({ code: "MISSING_BRAND" });
-  const name = resolveLocalized(product.name, chain);
+  // Titles and descriptions: the channel's language only, unless the channel opts in per field.
+  const name = resolveLocalized(product.name, s.title.fallback ? chain : ch.languageChain);
   const nameText = name === undefined ? "" : nameToText(name.value);
   if (name !== undefined && nameText !== "") {
     state.name = nameText;
     if (name.locale !== primary) fallbacks.name = name.locale;
-  } else problems.push({ code: "MISSING_TITLE" });
+  } else {
+    const other = inOtherLanguages("title", localesWithText(product.name));
+    if (other !== undefined) language.push(other);
+    else problems.push({ code: "MISSING_TITLE" });
+  }
   const seo = resolveLocalized(product.seoName, chain);
   if (seo !== undefined) {
     state.seoName = seo.value.trim();
     if (seo.locale !== primary) fallbacks.seoName = seo.locale;
   }
 
-  const description = selectDescription(product, s.description.types, s.description.targetGroup, chain, s.description.maxLength, context.memo.last.html);
+  const d = s.description;
+  const description = selectDescription(product, d.types, d.targetGroup, d.fallback ? chain : ch.languageChain, d.maxLength, context.memo.last.html);
   if (description !== undefined) {
     if (description.locale !== primary) fallbacks.description = description.locale;
     if (description.truncated) warnings.push({ code: "DESCRIPTION_TRUNCATED" });
-  } else if (s.description.required) problems.push({ code: "MISSING_DESCRIPTION" });
+  } else if (d.required) {
+    // Only on this rare path: is there a usable description in some other language?
+    const others = descriptionLocales(product).filter((l) => selectDescription(product, d.types, d.targetGroup, [l], d.maxLength, context.memo.last.html));
+    const other = inOtherLanguages("description", others);
+    if (other !== undefined) language.push(other);
+    else problems.push({ code: "MISSING_DESCRIPTION" });
+  }
 
   const ids = channelIdentifiers(facts, state.brand, s.gtin);
   state.gtin = ids.gtin;
@@ -174,8 +201,10 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     }
   }
   if (ch.include !== undefined && !ch.include(state)) reasons.push({ code: "RULE_NOT_INCLUDED" });
-  if (reasons.length > 0 || problems.length > 0) return { ok: false, reasons: reasons.concat(problems) };
+  if (reasons.length > 0 || language.length > 0 || problems.length > 0) return { ok: false, reasons: reasons.concat(language, problems) };
 
+  const units = itemUnitPricing(product.packageContent, state.name, state.salePriceCents ?? state.priceCents, s);
+  if (units.warning !== undefined) warnings.push(units.warning);
   const custom: Record<string, string> = {};
   for (const [key, template] of ch.custom) custom[key] = template.render(state).text;
   const leaflet = leafletUrl(product, chain);
@@ -211,7 +240,9 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     categoryType: facts.categoryType,
     weight: facts.weight,
     packageContent: typeof product.packageContent === "string" && product.packageContent.trim() !== "" ? product.packageContent.trim() : undefined,
-    unitPricingMeasure: facts.unitPricingMeasure,
+    unitPricingMeasure: units.measure,
+    unitPricingBaseMeasure: units.base,
+    unitPrice: units.price,
     cip13: facts.cip13,
     acl13: facts.acl13,
     leafletUrl: leaflet?.value,

@@ -1,9 +1,11 @@
 /**
  * Weight and unit pricing measure, where the catalogue has them. The package
  * content is free text ("200 ml", "2 x 50 ml", "30 comprimés"): only metric
- * volumes and masses become a unit pricing measure; anything else is left out.
+ * volumes and masses become a unit pricing measure (unit-pricing.ts); anything
+ * else is left out.
  */
 import type { Product } from "../catalogue/schemas/product.js";
+import { contentQuantity } from "./unit-pricing.js";
 
 export interface Measure {
   value: number;
@@ -30,15 +32,7 @@ export function productWeight(product: Product): Measure | undefined {
   return undefined;
 }
 
-const CONTENT = /^\s*(?:(\d+)\s*[x×]\s*)?(\d+(?:[.,]\d+)?)\s*(mg|g|kg|ml|cl|l)(?![\p{L}\d])/iu;
-
+/** The package content as sold, when it is a metric volume or mass (a multi-pack counts whole: "2 x 50 ml" is 100 ml). */
 export function unitPricingMeasure(packageContent: string | null | undefined): Measure | undefined {
-  if (typeof packageContent !== "string") return undefined;
-  const m = CONTENT.exec(packageContent);
-  if (m === null) return undefined;
-  const count = m[1] === undefined ? 1 : Number(m[1]);
-  const size = Number((m[2] ?? "").replace(",", "."));
-  const unit = (m[3] ?? "").toLowerCase();
-  if (!(count > 0 && size > 0)) return undefined;
-  return measure(count * size, unit);
+  return contentQuantity(packageContent)?.measure;
 }

@@ -33,6 +33,7 @@ export const REASONS = {
   IMAGE_FAILED: "The channel processes images (`images.process`, `onError: exclude`) and the main image could not be downloaded or converted; detail says why.",
   MAPPING_ERROR: "The product does not have the wire schema's shape (mapping expects schema-validated products); detail is the message.",
   MISSING_CATEGORY: "No category path in the channel's locale chain, no `categories.defaultPath`, and the channel requires one (Kelkoo).",
+  MISSING_LANGUAGE: "The name (or a required description) exists only in other languages than the channel's, and the channel does not opt in to a fallback for that field; detail names the field and the languages found.",
 } as const;
 
 export type ReasonCode = keyof typeof REASONS;
@@ -56,6 +57,8 @@ export const ELIGIBILITY_REASONS: ReadonlySet<string> = new Set<ReasonCode>([
   "RULE_NOT_INCLUDED",
   "NO_OFFER",
   "OUT_OF_STOCK",
+  // Written for another market's language: not bad data, not for this feed.
+  "MISSING_LANGUAGE",
 ]);
 
 export function isDataQualityReason(code: string): boolean {
@@ -73,6 +76,7 @@ export const WARNINGS = {
   TITLE_TRUNCATED: "The title was cut at the channel's limit.",
   IMAGE_FALLBACK: "An image could not be downloaded or converted and the catalogue's URL was published instead (`onError: original`).",
   IMAGE_DROPPED: "An additional image could not be downloaded or converted and was left out (`onError: exclude`).",
+  UNIT_MEASURE_MISMATCH: "The quantity in the name disagrees with the package content (\"25 ml\" sold as 225 ml): no unit price is published rather than a wrong one; detail gives both.",
 } as const;
 export type WarningCode = keyof typeof WARNINGS;
 

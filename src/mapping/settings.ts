@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ImageProcessSettings } from "../images/settings.js";
 import { GTIN_OUTPUTS } from "./gtin.js";
 import { Rule } from "./rules.js";
+import { MASS_BASES, VOLUME_BASES } from "./unit-pricing.js";
 
 /** Where a price may come from, tried in the channel's order. */
 export const PRICE_SOURCES = [
@@ -119,6 +120,12 @@ export const TitleSettings = z
     template: Template.default("{{brand}} {{name}}"),
     /** Cut on a word boundary at this many characters. */
     maxLength: z.number().int().min(1).default(150),
+    /**
+     * Read the name in `fallbackLocales` when the channel's language has none. Off by default: one
+     * language per feed (Google, Meta, marketplaces), and a product without a name in the
+     * channel's language is left out (MISSING_LANGUAGE).
+     */
+    fallback: z.boolean().default(false),
     /** Emoji and decorative symbols in titles: kept, or dropped where the channel's editorial rules refuse them (Google, Microsoft). */
     emoji: z.enum(["keep", "drop"]).default("keep"),
   })
@@ -134,6 +141,12 @@ export const DescriptionSettings = z
     maxLength: z.number().int().min(1).default(5000),
     /** Leave out products without a description (MISSING_DESCRIPTION). */
     required: z.boolean().default(true),
+    /**
+     * Read descriptions in `fallbackLocales` when the channel's language has none. Off by default:
+     * a required description found only in other languages leaves the product out (MISSING_LANGUAGE);
+     * an optional one is left empty.
+     */
+    fallback: z.boolean().default(false),
   })
   .strict();
 
@@ -179,11 +192,27 @@ export const LinkSettings = z
   })
   .strict();
 
+export const UnitPricingSettings = z
+  .object({
+    /**
+     * What volumes are priced per: one of Google's bases (answer 6324490: 1, 10, 100, 2, 4, 8 ml/cl/l,
+     * 75 cl, 750 ml). Default 1 l, the unit of Directive 98/6/EC.
+     */
+    volumeBase: z.string().refine((v) => VOLUME_BASES.includes(v), { message: `one of ${VOLUME_BASES.join(", ")}` }).default("1 l"),
+    /** What masses are priced per: 1, 10, 100, 2, 4, 8 mg/g/kg, 50 kg, 1000 kg. Default 1 kg. */
+    massBase: z.string().refine((v) => MASS_BASES.includes(v), { message: `one of ${MASS_BASES.join(", ")}` }).default("1 kg"),
+  })
+  .strict();
+
 export const ChannelMapping = z
   .object({
     /** Language of the feed: localized fields are read in this locale first. */
     locale: Locale.default("fr"),
-    /** Locales tried in order when a field is missing or empty in `locale`. */
+    /**
+     * Locales tried in order when a field is missing or empty in `locale`: brand names (language-neutral),
+     * categories, photos, leaflets and the link's seoName always; titles and descriptions only where
+     * `title.fallback` / `description.fallback` opt in.
+     */
     fallbackLocales: z.array(Locale).default(["en"]),
     /** ISO 3166 country of the feed. */
     country: z.string().regex(/^[A-Z]{2}$/).default("FR"),
@@ -200,6 +229,7 @@ export const ChannelMapping = z
     categories: CategorySettings.prefault({}),
     eligibility: EligibilitySettings.prefault({}),
     link: LinkSettings.prefault({}),
+    unitPricing: UnitPricingSettings.prefault({}),
     /** Extra fields: name -> template, rendered into `custom.<name>` of every item. */
     custom: z.record(z.string().regex(/^[A-Za-z_][\w-]*$/), Template).default({}),
   })

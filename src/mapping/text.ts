@@ -26,13 +26,14 @@ const WORD = /[\p{L}\p{N}]/u;
 export function dropRepeatedBrand(title: string, brand: string): string {
   const n = brand.length;
   if (n === 0 || title.length <= 2 * n) return title;
-  const lower = title.toLowerCase();
+  // Prefixes only, never the whole title, are lowercased: this runs for every item.
   const b = brand.toLowerCase();
+  const first = title.slice(0, n).toLowerCase();
   // Lowercasing that changes lengths (rare scripts) would shift indices: leave such titles alone.
-  if (lower.length !== title.length || b.length !== n || !lower.startsWith(b)) return title;
+  if (b.length !== n || first !== b) return title;
   let j = n;
   while (j < title.length && SEPARATOR.test(title[j] as string)) j++;
-  if (j === n || !lower.startsWith(b, j)) return title;
+  if (j === n || title.slice(j, j + n).toLowerCase() !== b) return title;
   const after = title[j + n];
   return after === undefined || !WORD.test(after) ? title.slice(j) : title;
 }

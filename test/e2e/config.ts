@@ -30,6 +30,8 @@ export function channelsForEveryPreset(): ChannelFileJson[] {
       gate: { maxRejectedPercent: 100 },
     };
     if (preset === "generic-ndjson") channel["link"] = { template: "https://shop.example/p/{{id}}" };
+    // As the sample config: a generic export has no language policy and opts in to fallbacks (README, Presets, Languages).
+    if (preset.startsWith("generic-") && locale === "nl") Object.assign(channel, { title: { fallback: true }, description: { fallback: true } });
     if (preset === "google") channel["gzip"] = true;
     return channel;
   });

@@ -55,6 +55,8 @@ describe("mapProduct end to end", () => {
       weight: { value: 0.37, unit: "kg", text: "0.37 kg" },
       packageContent: "300 ml",
       unitPricingMeasure: { value: 300, unit: "ml", text: "300 ml" },
+      unitPricingBaseMeasure: { value: 1, unit: "l", text: "1 l" },
+      unitPrice: { cents: 4833, currency: "EUR", text: "48.33 EUR", amount: "48.33" },
       cip13: CODES.cip13,
       acl13: undefined,
       leafletUrl: "https://leaflets.example/fr.pdf",
@@ -69,7 +71,7 @@ describe("mapProduct end to end", () => {
   it("records every locale fallback (nl channel on a product with empty nl name)", () => {
     const r = item(
       { seoName: { nl: "thermaal-water" }, descriptions: [{ id: 1, type: "full_description", content: { en: "<p>Soothes.</p>" } }] },
-      { locale: "nl", fallbackLocales: ["fr", "en"] },
+      { locale: "nl", fallbackLocales: ["fr", "en"], title: { fallback: true }, description: { fallback: true } },
     );
     expect(r.item.title).toBe("Avène Eau thermale spray");
     expect(r.item.description).toBe("Soothes.");
@@ -80,8 +82,8 @@ describe("mapProduct end to end", () => {
   });
 
   it("a required field with no value on the chain excludes the product", () => {
-    expect(codes({ name: { nl: "Alleen NL", fr: "" } })).toEqual(["MISSING_TITLE"]);
-    expect(codes({ descriptions: [{ id: 1, type: "full_description", content: { nl: "<p>NL</p>" } }] })).toEqual(["MISSING_DESCRIPTION"]);
+    expect(codes({ name: { nl: "", fr: " " } })).toEqual(["MISSING_TITLE"]);
+    expect(codes({ descriptions: [{ id: 1, type: "full_description", content: { nl: "<p> </p>" } }] })).toEqual(["MISSING_DESCRIPTION"]);
     expect(codes({ descriptions: [] }, { description: { required: false } })).toEqual([]);
     expect(codes({ descriptions: [{ id: 1, type: "full_description", content: { fr: "<p> </p><!-- x -->" } }] })).toEqual(["MISSING_DESCRIPTION"]);
   });

@@ -34,7 +34,7 @@ describe("kelkoo preset", () => {
     expect(withDefault.rows.get("NOCAT1")?.["merchant-category"]).toBe("Parapharmacie > Hygiène");
     expect(withDefault.rows.get("CAT1")?.["merchant-category"]).toBe("Soin > Solaires");
 
-    const dutch = await runPreset("kelkoo", [product({ id: "CAT1" })], { channel: { locale: "nl", fallbackLocales: ["fr"] } });
+    const dutch = await runPreset("kelkoo", [product({ id: "CAT1" })], { channel: { locale: "nl", fallbackLocales: ["fr"], title: { fallback: true }, description: { fallback: true } } });
     expect(dutch.rows.get("CAT1")?.["merchant-category"]).toBe("Verzorging > Solaires");
     for (const run of [bare, withDefault, dutch]) {
       for (const row of run.rows.values()) expect(String(row["merchant-category"]).trim()).not.toBe("");

@@ -22,7 +22,7 @@ const PRODUCTS = [
 const runs = new Map<string, PresetRun>();
 beforeAll(async () => {
   for (const name of RSS_PRESETS) runs.set(name, await runPreset(name, PRODUCTS));
-  runs.set("meta-xml-nl", await runPreset("meta-xml", PRODUCTS, { channel: { locale: "nl", fallbackLocales: ["fr"] } }));
+  runs.set("meta-xml-nl", await runPreset("meta-xml", PRODUCTS, { channel: { locale: "nl", fallbackLocales: ["fr"], title: { fallback: true }, description: { fallback: true } } }));
 });
 
 describe.each([...RSS_PRESETS, "meta-xml-nl"])("%s is RSS 2.0", (name) => {

@@ -62,7 +62,7 @@ export function generateProduct(ctx: ProductContext, i: number): GeneratedProduc
   const food = kind === "non_medical" && rng.chance(0.3);
   const hidden: ProductHidden = { index: i, market, kind, narcotic: narcoticOf(kind, atc), statusTouchedAt: factStatusTouchedAt(ctx, i), species: [], media: [] };
 
-  const name = productName(rng, kind, ref.brands[brandIndex]?.name as string, locales);
+  const { name, packageContent } = productName(rng, kind, ref.brands[brandIndex]?.name as string, locales);
   let s = `{"id":"${id}","status":"${status}"`;
   if (rng.chance(0.5)) s += `,"ecommerce":"${rng.pick(["yes", "no", "unknown"])}"`;
   if (status === "replaced") s += `,"replacement":"${factId(ctx, factReplacementIndex(ctx, i))}"`;
@@ -99,7 +99,11 @@ export function generateProduct(ctx: ProductContext, i: number): GeneratedProduc
   const [w, l, d] = [rng.int(20, 120), rng.int(20, 200), rng.int(10, 80)];
   s += `,"weight":${grams},"weightWithUnit":${rng.chance(0.1) ? `{"value":${grams / 1000},"unit":"kg"}` : `{"value":${grams},"unit":"g"}`}`;
   s += `,"width":${w},"length":${l},"depth":${d},"widthWithUnit":{"value":${w},"unit":"mm"},"lengthWithUnit":{"value":${l},"unit":"mm"},"depthWithUnit":{"value":${d},"unit":"mm"}`;
-  s += `,"packageContent":"${kind === "non_medical" ? `${rng.int(1, 20) * 25} ml` : `${rng.int(1, 10) * 10} pc`}","packageQuantity":${rng.int(1, 3)}`;
+  // The content agrees with the name (names.ts). The draw it used to come from is kept, unused, so
+  // that every later value of every product stays what it was.
+  if (kind === "non_medical") rng.int(1, 20);
+  else rng.int(1, 10);
+  s += `,"packageContent":"${packageContent}","packageQuantity":${rng.int(1, 3)}`;
   s += `,"packagingUnit":"${rng.pick(["box", "bottle", "tube", "blister"])}","popularity":${rng.int(1, 5)}`;
   if (atc) s += `,"atc":"${atc}","atcCategory":["${atc}"]`;
   s += `,"notApplicableField":${rng.chance(0.2) ? `["${rng.pick(NOT_APPLICABLE)}"]` : "[]"}`;

@@ -49,8 +49,7 @@ const T = {
   galenic: holes(',"franceGalenicShape":[@]'),
   sizeKg: holes(',"weight":@,"weightWithUnit":{"value":@,"unit":"kg"},"width":@,"length":@,"depth":@,"widthWithUnit":{"value":@,"unit":"mm"},"lengthWithUnit":{"value":@,"unit":"mm"},"depthWithUnit":{"value":@,"unit":"mm"}'),
   sizeG: holes(',"weight":@,"weightWithUnit":{"value":@,"unit":"g"},"width":@,"length":@,"depth":@,"widthWithUnit":{"value":@,"unit":"mm"},"lengthWithUnit":{"value":@,"unit":"mm"},"depthWithUnit":{"value":@,"unit":"mm"}'),
-  packageMl: holes(',"packageContent":"@ ml","packageQuantity":@'),
-  packagePc: holes(',"packageContent":"@ pc","packageQuantity":@'),
+  packageContent: holes(',"packageContent":"@","packageQuantity":@'),
   atc: holes(',"atc":"@","atcCategory":["@"]'),
   notApplicable: holes(',"notApplicableField":["@"]'),
   publicCategories: holes(',"publicCategories":[@]'),
@@ -147,7 +146,7 @@ export function writeProduct(w: ByteWriter, pb: ProductBytes, i: number): void {
   const atc = ingredient >= 0 ? ref.ingredientAtc[ingredient] : undefined;
   const food = kind === "non_medical" && rng.chance(0.3);
 
-  const name = productName(rng, kind, ref.brands[brandIndex]?.name as string, locales);
+  const { name, packageContent } = productName(rng, kind, ref.brands[brandIndex]?.name as string, locales);
   s2(w, T.head, id, status);
   if (rng.chance(0.5)) s1(w, T.ecommerce, rng.pick(ECOMMERCE) as string);
   if (status === "replaced") s1(w, T.replacement, factId(ctx, factReplacementIndex(ctx, i)));
@@ -190,15 +189,15 @@ export function writeProduct(w: ByteWriter, pb: ProductBytes, i: number): void {
   const dp = rng.int(10, 80);
   if (rng.chance(0.1)) size(w, T.sizeKg, grams, grams / 1000, wd, ln, dp);
   else size(w, T.sizeG, grams, grams, wd, ln, dp);
-  const ml = kind === "non_medical";
-  const amount = ml ? rng.int(1, 20) * 25 : rng.int(1, 10) * 10;
+  // The unused draw mirrors product.ts (the content comes from the name now).
+  if (kind === "non_medical") rng.int(1, 20);
+  else rng.int(1, 10);
   const quantity = rng.int(1, 3);
   const unit = PACKAGING_UNIT[rng.pick(PACKAGING_INDEX) as number] as Uint8Array;
   const popularity = rng.int(1, 5);
-  const pack = ml ? T.packageMl : T.packagePc;
-  w.b(pack[0] as Uint8Array);
-  w.n(amount);
-  w.b(pack[1] as Uint8Array);
+  w.b(T.packageContent[0] as Uint8Array);
+  w.s(packageContent);
+  w.b(T.packageContent[1] as Uint8Array);
   w.n(quantity);
   w.b(unit);
   w.n(popularity);
