@@ -24,6 +24,8 @@ export const DOCUMENTS = {
   GID: { title: "Google, identifier_exists", url: "https://support.google.com/merchants/answer/6324478" },
   GSD: { title: "Google, sale_price_effective_date", url: "https://support.google.com/merchants/answer/6324460" },
   GUP: { title: "Google, unit_pricing_measure", url: "https://support.google.com/merchants/answer/6324455" },
+  GED: { title: "Google, Editorial and professional requirements (no emoji or gimmicky symbols)", url: "https://support.google.com/merchants/answer/6150244" },
+  GUB: { title: "Google, unit_pricing_base_measure (allowed bases)", url: "https://support.google.com/merchants/answer/6324490" },
   RSS: { title: "RSS 2.0 specification (RSS Advisory Board)", url: "https://www.rssboard.org/rss-specification" },
   MS: { title: "Microsoft Advertising, Product attributes (Merchant Center feed file)", url: "https://learn.microsoft.com/en-us/advertising/msa-help/hlp_ba_conc_aboutbingmerchantcentercatalogfile" },
   META: { title: "Meta, Catalog reference (supported feed formats and fields)", url: "https://developers.facebook.com/docs/marketing-api/catalog/reference" },
@@ -72,7 +74,8 @@ function googleFields(prefix: "g:" | "", docs: DocumentKey[]): FieldSource[] {
     g("google_product_category", "googleProductCategory (the channel's map)"),
     g("product_type", "productType (category path)"),
     g("shipping_weight", "weight"),
-    g("unit_pricing_measure", "unitPricingMeasure", ["GUP"]),
+    g("unit_pricing_measure", "unitPricingMeasure (the package content as sold)", ["GUP"]),
+    g("unit_pricing_base_measure", "unitPricingBaseMeasure (unitPricing.volumeBase / massBase, default 1 l / 1 kg)", ["GUB"]),
   ];
 }
 
@@ -99,7 +102,8 @@ const META_CSV: FieldSource[] = [
 ];
 
 const META_XML: FieldSource[] = [
-  ...googleFields("g:", ["META"]).filter((s) => s.field !== "g:identifier_exists"),
+  // Meta documents neither identifier_exists nor a base measure for feed files.
+  ...googleFields("g:", ["META"]).filter((s) => s.field !== "g:identifier_exists" && s.field !== "g:unit_pricing_base_measure"),
   ...RSS_CHANNEL,
 ].map((s) => (s.field === "g:unit_pricing_measure" ? { ...s, docs: ["GUP"], evidence: "unconfirmed" as const } : s));
 
@@ -117,6 +121,7 @@ const IDEALO: FieldSource[] = [
   f("paymentCosts_credit_card", "custom.paymentCosts", ["IDX"], "integration"),
   f("deliveryTime", "custom.deliveryTime", ["ID"]),
   f("imageUrl", "imageLink and additionalImageLinks, `;`-separated", ["ID"]),
+  f("basePrice", "unit price of the price paid, `200.00 EUR / 1 l`", [], "unconfirmed"),
 ];
 
 const KELKOO: FieldSource[] = [
@@ -132,6 +137,7 @@ const KELKOO: FieldSource[] = [
   f("brand", "brand", ["KE", "KG"], "guide"),
   f("availability", "1 in stock, 2 stock on order (backorder), 4 preorder, 6 out of stock", ["KE"], "guide"),
   f("delivery-cost", "custom.deliveryCosts", ["KE", "KG"], "guide"),
+  f("unit-price", "unit price of the price paid, `200.00 EUR / 1 l` (value format not documented publicly)", ["KG"], "guide"),
 ];
 
 const BESLIST: FieldSource[] = [
@@ -158,7 +164,7 @@ const BESLIST: FieldSource[] = [
 const GENERIC: FieldSource[] = [
   "id", "title", "description", "link", "image_link", "additional_image_links", "price", "currency", "sale_price", "availability",
   "stock_quantity", "brand", "gtin", "gtins", "mpn", "cip13", "category_path", "google_product_category", "category_type",
-  "prescription", "weight", "package_content", "leaflet_url", "locale",
+  "prescription", "weight", "package_content", "leaflet_url", "locale", "unit_pricing_measure", "unit_pricing_base_measure", "unit_price",
 ].map((name) => f(name, "the FeedItem field of that name", ["PF"], "own"));
 
 const WHOLE_ITEM: FieldSource[] = [f("(every FeedItem field)", "the whole item, less fallbacks", ["PF"], "own")];
@@ -199,6 +205,8 @@ export const PRESET_RULES: RuleSource[] = [
   { presets: "beslist", rule: "a 13-digit EAN on every product", docs: ["BL"] },
   { presets: "google, microsoft, meta-xml", rule: "items carry RSS's title, link, description and a guid; the channel its language", docs: ["RSS", "G"] },
   { presets: "meta, meta-xml", rule: "google_product_category filled (tax, Purchase Protection)", docs: ["METAF"] },
+  { presets: "google, google-tsv, microsoft", rule: "titles without emoji or decorative symbols", docs: ["GED"] },
+  { presets: "google, google-tsv, microsoft", rule: "unit_pricing_measure with unit_pricing_base_measure, bases 1, 10, 100, 2, 4, 8 of a unit, 75cl, 750ml, 50kg, 1000kg", docs: ["GUP", "GUB"] },
 ];
 
 function docLinks(docs: readonly DocumentKey[]): string {

@@ -33,6 +33,7 @@ describe("idealo column names", () => {
       "paymentCosts_credit_card",
       "deliveryTime",
       "imageUrl",
+      "basePrice",
     ]);
     expect(run.rows.get("N1")).toMatchObject({ price: "29.90", formerPrice: "39.90", deliveryCosts_dhl: "3.95", paymentCosts_credit_card: "0.00" });
   });

@@ -41,9 +41,11 @@ describe("sample config", () => {
   it.each(["meta-fr", "meta-xml-nl"])("%s fills google_product_category from the channel's map, else its default", async (name) => {
     const channel = config.channels.find((c) => c.name === name)!;
     const context = buildContext({ categories: CATEGORIES, now: Date.UTC(2026, 10, 21) / 1000 });
+    // Name and description in both languages: the channels publish their own language only.
+    const descriptions = [{ id: 1, type: "full_description", locales: ["fr", "nl"], targetGroups: ["public"], content: { fr: "Un spray.", nl: "Een spray." } }];
     const products = [
-      product({ id: "MAPPED1", publicCategories: [{ id: 517 }], name: { fr: "Spray", nl: "Spray" } }),
-      product({ id: "UNMAPPED1", publicCategories: [{ id: 900 }], name: { fr: "Spray", nl: "Spray" } }),
+      product({ id: "MAPPED1", publicCategories: [{ id: 517 }], name: { fr: "Spray", nl: "Spray" }, descriptions }),
+      product({ id: "UNMAPPED1", publicCategories: [{ id: 900 }], name: { fr: "Spray", nl: "Spray" }, descriptions }),
     ];
     const writer = createWriter(channel.layout, { channel: name, title: "t", link: "https://shop.example/", description: "d", generatedAt: "", locale: channel.mapping.locale, country: channel.mapping.country });
     const items = products.map((p) => {
