@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   "INTERRUPTED",
   "STORE_INVALID",
   "INTERNAL",
+  "OFFERS_REFUSED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -61,6 +62,8 @@ export const EXIT = {
   SOURCE: 4,
   GATE: 5,
   LOCK: 6,
+  /** The offers file was refused (unreadable header, too few rows accepted, far fewer than the last run). */
+  OFFERS: 7,
   /** 128 + SIGINT, as shells report a run stopped by Ctrl-C or SIGTERM. */
   INTERRUPTED: 130,
 } as const;
@@ -85,6 +88,8 @@ export function exitCodeFor(error: unknown): number {
       return EXIT.GATE;
     case "LOCK_HELD":
       return EXIT.LOCK;
+    case "OFFERS_REFUSED":
+      return EXIT.OFFERS;
     case "INTERRUPTED":
       return EXIT.INTERRUPTED;
     default:

@@ -27,7 +27,7 @@ export function generateOptions<T>(yargs: Argv<T>) {
     .option("channel", { type: "string", array: true, describe: "only these channels (repeatable)" })
     .option("output", { type: "string", describe: "output directory (default: from the config)" })
     .option("dry-run", { type: "boolean", default: false, describe: "map and write to temporary files, publish nothing" })
-    .option("force", { type: "boolean", default: false, describe: "publish even when the gate would stop a channel" })
+    .option("force", { type: "boolean", default: false, describe: "publish even when the gate would stop a channel, and use an offers file that would be refused" })
     .option("workers", { type: "number", describe: "worker threads that map and render (0: none; default: one per core up to 4, fewer under a memory limit, from 5,000 products)" })
     .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" });
 }
