@@ -31,8 +31,8 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
       const previous = (await readPreviousManifest(config.outputDir))?.manifest.offers?.accepted;
       const offers = await loadOffers(config.offers, previous);
       if (offers.problems.length > 0) throw offersRefused(offers.file, offers.problems, offers.parsed, "validate");
-      const { rows, offers: index, errors } = offers.parsed;
-      lines.push(`  offers: ${index.size} of ${rows} rows accepted${errors.length > 0 ? `, ${errors.length} problem(s), the first on line ${errors[0]!.line}` : ""} (${offers.file})`);
+      const { rows, offers: index, errors, errorCount } = offers.parsed;
+      lines.push(`  offers: ${index.size} of ${rows} rows accepted${errorCount > 0 ? `, ${errorCount} problem(s), the first on line ${errors[0]!.line}` : ""} (${offers.file})`);
     }
     process.stdout.write(`${config.file}: valid, ${config.channels.length} channel(s)\n${lines.join("\n")}\n`);
   },

@@ -57,7 +57,8 @@ export function offersProblems(parsed: ParsedOffers, settings: Pick<OffersConfig
       const structural = new Set(parsed.structure);
       const bad = parsed.errors.filter((e) => e.line > 0 && !structural.has(e));
       const shown = bad.slice(0, LINES_SHOWN).map((e) => `line ${e.line} ${e.reason} ${e.detail}`);
-      const more = bad.length > LINES_SHOWN ? `; ${bad.length - LINES_SHOWN} more in reports/_offers.csv` : "";
+      const hidden = parsed.errorCount - parsed.structure.length - Math.min(bad.length, LINES_SHOWN);
+      const more = hidden > 0 ? `; ${hidden} more in reports/_offers.csv` : "";
       problems.push(
         `${accepted} of ${rows} rows accepted (${percent.toFixed(1)}%), fewer than offers.minAcceptedPercent ${settings.minAcceptedPercent}%` +
           (shown.length > 0 ? `: ${shown.join("; ")}${more}` : ""),

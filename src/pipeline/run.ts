@@ -144,7 +144,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const offers = config.offers ? await loadOffers(config.offers, previous?.offers?.accepted) : undefined;
     if (offers) {
       const { parsed } = offers;
-      logger.info("offers loaded", { file: offers.file, rows: parsed.rows, accepted: parsed.offers.size, refused: parsed.errors.length });
+      logger.info("offers loaded", { file: offers.file, rows: parsed.rows, accepted: parsed.offers.size, refused: parsed.errorCount });
       for (const e of parsed.errors.slice(0, 10)) logger.warn("offers row refused", { line: e.line, reason: e.reason, detail: e.detail });
       if (!options.dryRun) await writeOffersReport(outputDir, offers);
       if (offers.problems.length > 0) {
@@ -241,7 +241,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         retries: stats.retries,
         resumes: stats.resumes,
       },
-      ...(offers ? { offers: { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errors.length } } : {}),
+      ...(offers ? { offers: { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount } } : {}),
       // Every row has drained by now, so the counts are final (only pruning comes after).
       ...(images ? { images: { ...images.stats } } : {}),
       channels: [...entries, ...kept],

@@ -77,8 +77,8 @@ describe("readOffersFile", () => {
     expect(streamed.errors).toEqual(whole.errors);
     expect(streamed.errors.map((e) => e.line)).toEqual([20_000]);
     expect(streamed.offers.size).toBe(39_998);
-    expect(streamed.offers.byId.get("M39999")).toEqual(whole.offers.byId.get("M39999"));
-    expect(streamed.offers.byId.get("M26")?.link).toBe(`https://pharmacie.example/é/${"ü".repeat(0)}`);
+    expect(streamed.offers.byId("M39999")).toEqual(whole.offers.byId("M39999"));
+    expect(streamed.offers.byId("M26")?.link).toBe(`https://pharmacie.example/é/${"ü".repeat(0)}`);
   });
 
   it("a missing file is CONFIG_INVALID with the file", async () => {

@@ -51,6 +51,7 @@ export interface DispatchOptions {
   onProducts(count: number): void;
 }
 
+/** The offers travel as SharedArrayBuffers: every worker reads the main thread's index, none gets a copy. */
 function shardInit(runs: ChannelRun[], context: MappingContext): ShardInit {
   return {
     channels: runs.map((run) => {
@@ -58,7 +59,7 @@ function shardInit(runs: ChannelRun[], context: MappingContext): ShardInit {
       const max = run.imagesMaxAdditional;
       return { name, mapping, layout, format, meta: run.meta, ...(max === undefined ? {} : { imagesMaxAdditional: max }) };
     }),
-    context: { categories: [...context.categories.values()], brands: [...context.brands.values()], offers: context.offers, now: context.now, priceUnit: context.priceUnit },
+    context: { categories: [...context.categories.values()], brands: [...context.brands.values()], offers: context.offers?.share(), now: context.now, priceUnit: context.priceUnit },
   };
 }
 
