@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   "INTERNAL",
   /** explain: no run has written an explain index in the output directory yet. */
   "NO_INDEX",
+  "OFFERS_REFUSED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -63,6 +64,8 @@ export const EXIT = {
   SOURCE: 4,
   GATE: 5,
   LOCK: 6,
+  /** The offers file was refused (unreadable header, too few rows accepted, far fewer than the last run). */
+  OFFERS: 7,
   /** 128 + SIGINT, as shells report a run stopped by Ctrl-C or SIGTERM. */
   INTERRUPTED: 130,
 } as const;
@@ -87,6 +90,8 @@ export function exitCodeFor(error: unknown): number {
       return EXIT.GATE;
     case "LOCK_HELD":
       return EXIT.LOCK;
+    case "OFFERS_REFUSED":
+      return EXIT.OFFERS;
     case "INTERRUPTED":
       return EXIT.INTERRUPTED;
     default:

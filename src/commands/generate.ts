@@ -28,7 +28,7 @@ export function generateOptions<T>(yargs: Argv<T>) {
     .option("channel", { type: "string", array: true, describe: "only these channels (repeatable)" })
     .option("output", { type: "string", describe: "output directory (default: from the config)" })
     .option("dry-run", { type: "boolean", default: false, describe: "map and write to temporary files, publish nothing" })
-    .option("force", { type: "boolean", default: false, describe: "publish even when the gate would stop a channel" })
+    .option("force", { type: "boolean", default: false, describe: "publish even when the gate would stop a channel, and use an offers file that would be refused" })
     .option(
       "workers",
       integerOption("workers", workersFlag(), {

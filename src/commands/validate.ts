@@ -1,10 +1,14 @@
 /**
  * `pharmafeed validate`: checks the whole configuration without fetching
  * anything: every file against its schema, presets, locales, layouts (loaded
- * and compiled), the source filter, the offers file's presence, credentials.
+ * and compiled), the source filter, credentials, and the offers file: read
+ * and judged as generate would (against the last run's manifest in the output
+ * directory); a file generate would refuse fails validate with the same error.
  */
 import type { CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
+import { loadOffers, offersRefused } from "../pipeline/offers-file.js";
+import { readPreviousManifest } from "../publish/manifest.js";
 
 interface ValidateArgs {
   config: string;
@@ -23,6 +27,13 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
     const lines = config.channels.map(
       (c) => `  ${c.name.padEnd(20)} ${c.preset.name.padEnd(15)} ${c.mapping.locale} -> ${c.outputFile}${c.gzip ? " (+ .gz)" : ""}`,
     );
+    if (config.offers) {
+      const previous = (await readPreviousManifest(config.outputDir))?.manifest.offers?.accepted;
+      const offers = await loadOffers(config.offers, previous);
+      if (offers.problems.length > 0) throw offersRefused(offers.file, offers.problems, offers.parsed, "validate");
+      const { rows, offers: index, errors, errorCount } = offers.parsed;
+      lines.push(`  offers: ${index.size} of ${rows} rows accepted${errorCount > 0 ? `, ${errorCount} problem(s), the first on line ${errors[0]!.line}` : ""} (${offers.file})`);
+    }
     process.stdout.write(`${config.file}: valid, ${config.channels.length} channel(s)\n${lines.join("\n")}\n`);
   },
 };

@@ -245,7 +245,10 @@ export async function loadConfig(
     shop: config.shop,
     outputDir: resolve(base, config.output.dir),
     publicBaseUrl: config.output.publicBaseUrl,
-    offers: offersFile ? { file: offersFile, format: offersFormat } : undefined,
+    offers:
+      offersFile && config.offers
+        ? { file: offersFile, format: offersFormat, minAcceptedPercent: config.offers.minAcceptedPercent, maxDropPercent: config.offers.maxDropPercent }
+        : undefined,
     channels: options.only && options.only.length > 0 ? channels.filter((c) => options.only!.includes(c.name)) : channels,
     channelNames: channels.map((c) => c.name),
     serve: config.serve,

@@ -57,6 +57,10 @@ export const MainConfig = z
         file: z.string().min(1),
         /** Taken from the file extension when omitted. */
         format: z.enum(["csv", "json"]).optional(),
+        /** Fewer accepted rows than this share of the data rows refuses the file (nothing published; --force overrides). */
+        minAcceptedPercent: z.number().min(0).max(100).default(95),
+        /** Accepted offers this much below the last run's (manifest.json) refuse the file (nothing published; --force overrides). */
+        maxDropPercent: z.number().min(0).max(100).default(20),
       })
       .strict()
       .optional(),

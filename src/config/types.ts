@@ -5,6 +5,14 @@ import type { LoadedLayout, OutputFormat } from "../writers/layout.js";
 import type { GateSettings } from "../publish/gate.js";
 import type { AccessConfig, MainConfig } from "./schema.js";
 
+/** The offers file of a run and the thresholds under which it is refused (see pipeline/offers-file.ts). */
+export interface OffersConfig {
+  file: string;
+  format: "csv" | "json";
+  minAcceptedPercent: number;
+  maxDropPercent: number;
+}
+
 /** A channel after its file was validated and merged over its preset. */
 export interface LoadedChannel {
   configFile: string;
@@ -31,7 +39,7 @@ export interface LoadedConfig {
   shop: { name: string; url: string; description: string };
   outputDir: string;
   publicBaseUrl: string | undefined;
-  offers: { file: string; format: "csv" | "json" } | undefined;
+  offers: OffersConfig | undefined;
   /** The channels to run (all, or those named with --channel). */
   channels: LoadedChannel[];
   /** Every channel of the config, run or not. */

@@ -9,7 +9,7 @@ import type { Localized } from "../catalogue/schemas/common.js";
 import type { Product } from "../catalogue/schemas/product.js";
 import type { ProductFacts } from "./facts.js";
 import type { PriceUnit } from "./money.js";
-import type { OffersIndex } from "./offers.js";
+import { OffersIndex, type SharedOffers } from "./offers-table.js";
 
 export interface CategoryNode {
   id: number;
@@ -60,7 +60,8 @@ export interface ContextInput {
   categories?: Iterable<CategoryNode>;
   /** Brands as returned by brands/query ({id, name}). */
   brands?: Iterable<BrandRecord>;
-  offers?: OffersIndex;
+  /** The index, or its shared arrays as a worker thread receives them (OffersIndex.share()). */
+  offers?: OffersIndex | SharedOffers;
   /** A Date or Unix seconds; default: the current time. */
   now?: Date | number;
   priceUnit?: PriceUnit;
@@ -75,7 +76,7 @@ export function buildContext(input: ContextInput = {}): MappingContext {
   return {
     categories,
     brands,
-    offers: input.offers,
+    offers: input.offers === undefined || input.offers instanceof OffersIndex ? input.offers : OffersIndex.from(input.offers),
     now,
     priceUnit: input.priceUnit ?? "cents",
     memo: { ancestors: new Map(), paths: new Map(), last: { product: undefined, facts: undefined, html: new Map() } },

@@ -21,8 +21,10 @@ import { addOfferRow, emptyOffersIndex, isOfferField, type OfferError, type Offe
 
 export interface ParsedOffers {
   offers: OffersIndex;
-  /** Every problem, by line; the header's (unknown column, no key column) included. */
+  /** The problems, by line, the header's (unknown column, no key column) included; the first MAX_KEPT_ERRORS only. */
   errors: OfferError[];
+  /** Every problem, kept or not. */
+  errorCount: number;
   /** Problems of the file's structure: an unknown column or key, no key column. */
   structure: OfferError[];
   /** Data rows read (CSV lines after the header that are not blank, JSON entries). */
@@ -259,19 +261,27 @@ function parsesAsObject(text: string): boolean {
   }
 }
 
+/**
+ * Problems kept for the report and the messages: a file of millions of bad rows
+ * (a wrong export) must not hold a few hundred bytes per row in memory; past
+ * this many they are counted only.
+ */
+export const MAX_KEPT_ERRORS = 100_000;
+
 class ReaderState {
   readonly offers = emptyOffersIndex();
   readonly errors: OfferError[] = [];
   readonly structure: OfferError[] = [];
   rows = 0;
+  errorCount = 0;
 
   structureError(error: OfferError): void {
-    this.structure.push(error);
-    this.errors.push(error);
+    if (this.structure.length < MAX_KEPT_ERRORS) this.structure.push(error);
+    this.rowErrors([error]);
   }
 
   rowErrors(errors: OfferError[]): void {
-    for (const e of errors) this.errors.push(e);
+    for (const e of errors) if (this.errorCount++ < MAX_KEPT_ERRORS) this.errors.push(e);
   }
 }
 
@@ -294,10 +304,10 @@ export class OffersReader {
 
   finish(): ParsedOffers {
     this.rows.finish();
-    const { offers, errors, structure, rows } = this.state;
-    // Rows parsed line by line after a failed batch report in order already; JSON adds structure errors as it goes.
+    const { offers, errors, structure, rows, errorCount } = this.state;
+    // A JSON document's rows are read at its end, after any structure error of its first line.
     errors.sort((a, b) => a.line - b.line);
-    return { offers, errors, structure, rows };
+    return { offers, errors, errorCount, structure, rows };
   }
 }
 

@@ -9,31 +9,14 @@
  * "12,99"). Dates are ISO 8601 (UTC when no offset) or Unix seconds; a date-only
  * sale_until lasts to the end of that day.
  */
-import type { Availability } from "./feed-item.js";
 import { parseGtin } from "./gtin.js";
 import { decimalToCents } from "./money.js";
+import { MAX_PRICE_CENTS, type Offer, OffersIndex } from "./offers-table.js";
 import type { OfferErrorCode } from "./reasons.js";
 import { isValidHttpUrl } from "./url.js";
+import type { Availability } from "./feed-item.js";
 
-export interface Offer {
-  /** Line of the row in the offers file. */
-  line: number;
-  priceCents?: number;
-  salePriceCents?: number;
-  /** Unix seconds. */
-  saleFrom?: number;
-  saleUntil?: number;
-  quantity?: number;
-  availability?: Availability;
-  link?: string;
-}
-
-export interface OffersIndex {
-  byId: Map<string, Offer>;
-  /** By 14-digit GTIN key (CIP13 codes are GTIN-13s and land here too). */
-  byGtin: Map<string, Offer>;
-  size: number;
-}
+export { type Offer, OffersIndex, type SharedOffers } from "./offers-table.js";
 
 export interface OfferError {
   line: number;
@@ -46,7 +29,7 @@ export type OfferField = (typeof OFFER_FIELDS)[number];
 const KNOWN = new Set<string>(OFFER_FIELDS);
 
 export function emptyOffersIndex(): OffersIndex {
-  return { byId: new Map(), byGtin: new Map(), size: 0 };
+  return OffersIndex.create();
 }
 
 export function isOfferField(name: string): name is OfferField {
@@ -55,11 +38,10 @@ export function isOfferField(name: string): name is OfferField {
 
 /** The offer of a product: by id first, then by any of its GTIN keys. */
 export function lookupOffer(index: OffersIndex, productId: string, gtinKeys: Iterable<string>): Offer | undefined {
-  const byId = index.byId.get(productId);
+  const byId = index.byId(productId);
   if (byId !== undefined) return byId;
-  if (index.byGtin.size === 0) return undefined;
   for (const key of gtinKeys) {
-    const offer = index.byGtin.get(key);
+    const offer = index.byGtin(key);
     if (offer !== undefined) return offer;
   }
   return undefined;
@@ -149,7 +131,7 @@ export function addOfferRow(index: OffersIndex, row: Record<string, unknown>, li
     const raw = text(row[field]);
     if (raw === undefined) continue;
     const cents = decimalToCents(raw);
-    if (cents.ok && cents.value > 0) offer[field === "price" ? "priceCents" : "salePriceCents"] = cents.value;
+    if (cents.ok && cents.value > 0 && cents.value <= MAX_PRICE_CENTS) offer[field === "price" ? "priceCents" : "salePriceCents"] = cents.value;
     else err("OFFER_BAD_PRICE", `${field} ${raw}`);
   }
   for (const field of ["sale_from", "sale_until"] as const) {
@@ -180,15 +162,13 @@ export function addOfferRow(index: OffersIndex, row: Record<string, unknown>, li
   }
   if (errors.length > 0) return errors;
 
-  if ((keys.id !== undefined && index.byId.has(keys.id)) || gtinKeys.some((k) => index.byGtin.has(k))) {
+  if ((keys.id !== undefined && index.hasId(keys.id)) || gtinKeys.some((k) => index.hasGtin(k))) {
     return [{ line, reason: "OFFER_DUPLICATE", detail: keys.id ?? gtinKeys[0] ?? "" }];
   }
   if (offer.availability === undefined && offer.quantity !== undefined) {
     offer.availability = offer.quantity > 0 ? "in_stock" : "out_of_stock";
   }
-  if (keys.id !== undefined) index.byId.set(keys.id, offer);
-  for (const k of gtinKeys) index.byGtin.set(k, offer);
-  index.size++;
+  index.add(offer, keys.id, gtinKeys);
   return [];
 }
 

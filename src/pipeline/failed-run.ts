@@ -67,6 +67,9 @@ export async function recordFailedRun(input: {
       error: { code, message },
       source: { total: null, received: 0, rejected: 0, rejectedByCode: {}, retries: 0, resumes: 0 },
       channels: [...entries, ...kept],
+      // The offers the live feeds were built with: the next run's offers.maxDropPercent
+      // compares with them, not with a refused file (which would disarm the check).
+      ...(previous?.offers ? { offers: previous.offers } : {}),
     };
     await writeManifest(outputDir, manifest);
   } catch (error) {

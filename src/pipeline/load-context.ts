@@ -1,48 +1,20 @@
 /**
- * Run-wide data, loaded once and in parallel before the stream starts: the
- * public category tree, the brands, and the offers file (bad rows reported with
- * their line number, never fatal).
+ * Run-wide data, loaded once before the stream starts: the public category tree
+ * and the brands (in parallel), and the offers index read and judged before
+ * (offers-file.ts), so that a refused offers file costs no request.
  */
-import { readFile } from "node:fs/promises";
 import type { CatalogueClient } from "../catalogue/client.js";
 import type { LoadedConfig } from "../config/types.js";
-import { PharmafeedError } from "../errors.js";
 import { buildContext, type MappingContext } from "../mapping/context.js";
-import { parseOffers } from "../mapping/offers-parse.js";
-import type { OfferError } from "../mapping/offers.js";
+import type { OffersIndex } from "../mapping/offers.js";
 
-export interface OffersSummary {
-  file: string;
-  accepted: number;
-  errors: OfferError[];
-}
-
-export async function loadContext(
-  client: CatalogueClient,
-  config: LoadedConfig,
-  now: Date,
-): Promise<{ context: MappingContext; offers: OffersSummary | undefined }> {
-  const readOffers = async (): Promise<{ parsed: ReturnType<typeof parseOffers>; file: string } | undefined> => {
-    if (!config.offers) return undefined;
-    const { file, format } = config.offers;
-    let text: string;
-    try {
-      text = await readFile(file, "utf8");
-    } catch (cause) {
-      throw new PharmafeedError("CONFIG_INVALID", `offers file ${file}: ${(cause as Error).message}`, { cause, context: { file } });
-    }
-    return { parsed: parseOffers(text, format), file };
-  };
-  const [categories, brands, offers] = await Promise.all([client.publicCategories(), client.brands(), readOffers()]);
-  const context = buildContext({
+export async function loadContext(client: CatalogueClient, config: LoadedConfig, now: Date, offers: OffersIndex | undefined): Promise<MappingContext> {
+  const [categories, brands] = await Promise.all([client.publicCategories(), client.brands()]);
+  return buildContext({
     categories: categories.results,
     brands: brands.results,
-    offers: offers?.parsed.offers,
+    ...(offers ? { offers } : {}),
     now,
     priceUnit: config.priceUnit,
   });
-  return {
-    context,
-    offers: offers && { file: offers.file, accepted: offers.parsed.offers.size, errors: offers.parsed.errors },
-  };
 }

@@ -1,7 +1,7 @@
 /**
  * `generate`, the nightly job, as one streaming pass:
  *
- *   lock ─> reference data + offers (parallel) ─> products/stream ─┬─> channel 1: map ─> write | report
+ *   lock ─> offers (or stop) ─> reference data ─> products/stream ─┬─> channel 1: map ─> write | report
  *                                                                 ├─> channel 2 ...
  *                                                                 └─> channel n
  *                          (a large catalogue: lines are parsed, mapped and rendered
@@ -33,7 +33,8 @@ import { recordFailedRun } from "./failed-run.js";
 import { dispatch } from "./shard/dispatch.js";
 import { defaultWorkers, type Machine, MAIN_THREAD_MB, PLANNED_SHARE, thisMachine } from "./workers.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
-import { loadContext, type OffersSummary } from "./load-context.js";
+import { loadContext } from "./load-context.js";
+import { type LoadedOffers, loadOffers, offersRefused } from "./offers-file.js";
 import { checkImageConfig } from "../images/check.js";
 import type { ImageRunOptionsInput } from "../images/options.js";
 import { ImagePipeline, type ImageStats } from "../images/pipeline.js";
@@ -101,9 +102,9 @@ async function removeDeadTemporaries(dir: string): Promise<void> {
   );
 }
 
-async function writeOffersReport(outputDir: string, offers: OffersSummary): Promise<void> {
+async function writeOffersReport(outputDir: string, offers: LoadedOffers): Promise<void> {
   const out = new AtomicOutput(join(outputDir, REPORTS_DIR, OFFERS_REPORT));
-  out.write(stringify([["line", "reason", "detail"], ...offers.errors.map((e) => [e.line, e.reason, e.detail])]));
+  out.write(stringify([["line", "reason", "detail"], ...offers.parsed.errors.map((e) => [e.line, e.reason, e.detail])]));
   await out.finish();
   await out.publish();
 }
@@ -139,6 +140,23 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   try {
     await mkdir(join(outputDir, REPORTS_DIR), { recursive: true });
     await Promise.all([outputDir, join(outputDir, REPORTS_DIR), join(outputDir, HISTORY_DIR), join(outputDir, IMAGES_DIR), join(outputDir, STATE_DIR)].map(removeDeadTemporaries));
+    const last = await readPreviousManifest(outputDir);
+    if (last && last.from !== MANIFEST_FILE) {
+      logger.warn("manifest.json is missing or unreadable; the publish gate compares with the last run's copy", { from: last.from });
+    }
+    const previous = last?.manifest;
+    // Before any request: a refused offers file stops the run with the live feeds untouched.
+    const offers = config.offers ? await loadOffers(config.offers, previous?.offers?.accepted) : undefined;
+    if (offers) {
+      const { parsed } = offers;
+      logger.info("offers loaded", { file: offers.file, rows: parsed.rows, accepted: parsed.offers.size, refused: parsed.errorCount });
+      for (const e of parsed.errors.slice(0, 10)) logger.warn("offers row refused", { line: e.line, reason: e.reason, detail: e.detail });
+      if (!options.dryRun) await writeOffersReport(outputDir, offers);
+      if (offers.problems.length > 0) {
+        if (!options.force) throw offersRefused(offers.file, offers.problems, parsed);
+        logger.warn("offers file would be refused, used anyway (--force)", { file: offers.file, problems: offers.problems.join("; ") });
+      }
+    }
     if (config.channels.some((c) => c.mapping.images.process)) {
       images = await ImagePipeline.open({
         outputDir,
@@ -150,17 +168,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         ...(options.signal ? { signal: options.signal } : {}),
       });
     }
-    const last = await readPreviousManifest(outputDir);
-    if (last && last.from !== MANIFEST_FILE) {
-      logger.warn("manifest.json is missing or unreadable; the publish gate compares with the last run's copy", { from: last.from });
-    }
-    const previous = last?.manifest;
-    const { context, offers } = await loadContext(client, config, started);
-    if (offers) {
-      logger.info("offers loaded", { file: offers.file, accepted: offers.accepted, refused: offers.errors.length });
-      for (const e of offers.errors.slice(0, 10)) logger.warn("offers row refused", { line: e.line, reason: e.reason, detail: e.detail });
-      if (!options.dryRun) await writeOffersReport(outputDir, offers);
-    }
+    const context = await loadContext(client, config, started, offers?.parsed.offers);
 
     for (const channel of config.channels) {
       runs.push(
@@ -242,7 +250,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         retries: stats.retries,
         resumes: stats.resumes,
       },
-      ...(offers ? { offers: { file: offers.file, accepted: offers.accepted, refused: offers.errors.length } } : {}),
+      ...(offers ? { offers: { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount } } : {}),
       // Every row has drained by now, so the counts are final (only pruning comes after).
       ...(images ? { images: { ...images.stats } } : {}),
       channels: [...entries, ...kept],

@@ -15,6 +15,7 @@ import { mapProduct } from "../mapping/map-product.js";
 import { reasonDetail } from "../mapping/reason-details.js";
 import { ChannelMapper } from "../pipeline/channel-mapper.js";
 import { loadContext } from "../pipeline/load-context.js";
+import { loadOffers } from "../pipeline/offers-file.js";
 import type { FeedMeta } from "../writers/types.js";
 import { type PreviewLine, renderTable } from "./table.js";
 
@@ -59,7 +60,10 @@ export async function renderPreview(options: PreviewOptions): Promise<string> {
   const now = options.now ?? new Date();
   const client = createCatalogueClient(config.source);
   try {
-    const { context } = await loadContext(client, config, now);
+    // The offers file's prices and stock, as generate uses them (preview publishes nothing,
+    // so a file that generate would refuse is still read; validate says why).
+    const offers = config.offers ? await loadOffers(config.offers, undefined) : undefined;
+    const context = await loadContext(client, config, now, offers?.parsed.offers);
     const mapper = new ChannelMapper({ name: channel.name, mapping: channel.mapping, layout: channel.layout, format: channel.format, meta: metaOf(config, channel, now) });
     const ids = options.ids ?? [];
     const limit = options.limit ?? 10;

@@ -30,6 +30,8 @@ export interface ManifestJson {
   startedAt: string;
   endedAt: string;
   status: string;
+  error?: { code: string; message: string };
+  offers?: { file: string; accepted: number; refused: number };
   source: { total: number | null; received: number; rejected: number; retries: number; resumes: number };
   channels: ManifestEntry[];
 }

@@ -71,7 +71,7 @@ describe("output names", () => {
   it("a channel named offers does not overwrite the report of refused offers rows", async () => {
     const outputDir = await run({
       channels: [channel("offers")],
-      main: { offers: { file: "offers.csv" } },
+      main: { offers: { file: "offers.csv", minAcceptedPercent: 0 } },
       files: { "offers.csv": "id,price\nM0,abc\n" },
     });
     if (outputDir === undefined) return;
@@ -80,7 +80,7 @@ describe("output names", () => {
   });
 
   it("writes the offers report when no channel takes its name", async () => {
-    const outputDir = await run({ channels: [channel("alpha")], main: { offers: { file: "offers.csv" } }, files: { "offers.csv": "id,price\nM0,abc\n" } });
+    const outputDir = await run({ channels: [channel("alpha")], main: { offers: { file: "offers.csv", minAcceptedPercent: 0 } }, files: { "offers.csv": "id,price\nM0,abc\n" } });
     const text = await readFile(join(outputDir!, "reports", "_offers.csv"), "utf8");
     expect(text).toMatch(/^line,reason,detail\r?\n2,OFFER_BAD_PRICE,/);
   });

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ChannelEntry, Manifest } from "../../src/publish/manifest.js";
 import { channelsForEveryPreset, removeTemporaries } from "../e2e/config.js";
 import { itemId, parseFeed, sha256 } from "../e2e/feeds.js";
+import { catalogueFacts } from "../e2e/oracle.js";
 import { channel, closeSandboxes, processing, sandboxOf, setup } from "../images/helpers.js";
 
 afterAll(async () => {
@@ -90,5 +91,27 @@ describe("generate with worker threads", () => {
     }
     expect(source.received).toBe((source.total ?? 0) - 1);
     expect(byName.get("meta-images")!.items).toBeGreaterThan(50);
+  }, 60_000);
+
+  // The offers index reaches the workers as shared arrays (OffersIndex.share), not as a copy:
+  // every worker must find every offer the main thread read.
+  it("applies the offers file in the workers exactly as in one thread", async () => {
+    const options = { seed: 9, products: 150 };
+    const ids = catalogueFacts({ ...options, now: NOW }).streamIds;
+    const offered = ids.filter((_, i) => i % 3 === 0);
+    const offers = ["id;price;quantity;link", ...offered.map((id, i) => `${id};${i + 1},25;${i % 4};${i % 2 === 0 ? `https://pharmacie.example/p/${id}` : ""}`)].join("\n");
+    const config = { channels: [channel("json", {}, "generic-json")], files: { "offers.csv": offers }, main: { offers: { file: "offers.csv" } } };
+    const [first, second] = [await sandboxOf(options), await sandboxOf(options)];
+    const single = await setup(first, config);
+    const sharded = await setup(second, config);
+    const one = await single.run({ now: NOW, workers: 0 });
+    const two = await sharded.run({ now: NOW, workers: 2, shardMinProducts: 0 });
+    expect(two.manifest.offers).toMatchObject({ accepted: offered.length, refused: 0 });
+    expect(await files(sharded.tree.outputDir, two.manifest, second.url)).toEqual(await files(single.tree.outputDir, one.manifest, first.url));
+    const entry = two.manifest.channels[0]!;
+    const rows = parseFeed(await readFile(join(sharded.tree.outputDir, entry.file), "utf8"), "json");
+    const linked = rows.filter((row) => JSON.stringify(row).includes("https://pharmacie.example/p/"));
+    expect(linked.length).toBeGreaterThan(5);
+    for (const row of linked) expect(JSON.stringify(row)).toContain(`https://pharmacie.example/p/${itemId(row, "generic-json")}`);
   }, 60_000);
 });

@@ -54,6 +54,7 @@ export interface DispatchOptions {
   explain?: { product(entry: IndexProduct): void };
 }
 
+/** The offers travel as SharedArrayBuffers: every worker reads the main thread's index, none gets a copy. */
 function shardInit(runs: ChannelRun[], context: MappingContext, explain: boolean): ShardInit {
   return {
     explain,
@@ -62,7 +63,7 @@ function shardInit(runs: ChannelRun[], context: MappingContext, explain: boolean
       const max = run.imagesMaxAdditional;
       return { name, mapping, layout, format, meta: run.meta, ...(max === undefined ? {} : { imagesMaxAdditional: max }) };
     }),
-    context: { categories: [...context.categories.values()], brands: [...context.brands.values()], offers: context.offers, now: context.now, priceUnit: context.priceUnit },
+    context: { categories: [...context.categories.values()], brands: [...context.brands.values()], offers: context.offers?.share(), now: context.now, priceUnit: context.priceUnit },
   };
 }
 

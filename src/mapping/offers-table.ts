@@ -1,0 +1,202 @@
+/**
+ * The offers index, compact and shared. A chain's file has millions of rows: as
+ * a Map of objects (one per row, plus its key strings) 2,000,000 rows took
+ * 2.1 GB, and every worker thread received its own structured clone. Here an
+ * offer is one row of typed arrays (37 bytes), keys and links are UTF-8 bytes in
+ * pools (links deduplicated), and the hash tables are open-addressing arrays of
+ * row numbers. Every array lives in a SharedArrayBuffer, so a worker gets the
+ * index by reference (`share()` then `OffersIndex.from()`), not by copy.
+ *
+ *   id (string) ─> ids pool ─> idRow ─┐
+ *   GTIN key (14 digits, a number) ───┴─> row ─> price | sale | dates | quantity | availability | link ─> links pool
+ *
+ * Only the main thread adds (while the file is read); afterwards every thread
+ * only reads, so no locking is needed.
+ */
+import type { Availability } from "./feed-item.js";
+import { ensure, type SharedPool, sharedArray, StringPool } from "./shared-arrays.js";
+
+/** One offer as mapping sees it. */
+export interface Offer {
+  /** Line of the row in the offers file. */
+  line: number;
+  priceCents?: number;
+  salePriceCents?: number;
+  /** Unix seconds. */
+  saleFrom?: number;
+  saleUntil?: number;
+  quantity?: number;
+  availability?: Availability;
+  link?: string;
+}
+
+/** Prices are stored as int32 cents: anything above is refused as a price (OFFER_BAD_PRICE). */
+export const MAX_PRICE_CENTS = 0x7fffffff;
+const AVAILABILITIES: readonly (Availability | undefined)[] = [undefined, "in_stock", "out_of_stock", "preorder", "backorder"];
+
+/** What a worker thread receives: the arrays (shared, not copied) and the counts. */
+export interface SharedOffers {
+  size: number;
+  line: Uint32Array;
+  price: Int32Array;
+  salePrice: Int32Array;
+  quantity: Int32Array;
+  saleFrom: Float64Array;
+  saleUntil: Float64Array;
+  availability: Uint8Array;
+  link: Int32Array;
+  idRow: Int32Array;
+  ids: SharedPool;
+  links: SharedPool;
+  gtinCount: number;
+  gtinKeys: Float64Array;
+  gtinRows: Int32Array;
+}
+
+function hashNumber(key: number): number {
+  return Math.imul((key % 0x100000000) ^ Math.floor(key / 0x100000000), 0x9e3779b1) >>> 0;
+}
+
+export class OffersIndex {
+  private constructor(private d: SharedOffers) {}
+
+  static create(): OffersIndex {
+    const rows = 1024;
+    return new OffersIndex({
+      size: 0,
+      line: sharedArray(Uint32Array, rows),
+      price: sharedArray(Int32Array, rows),
+      salePrice: sharedArray(Int32Array, rows),
+      quantity: sharedArray(Int32Array, rows, -1),
+      saleFrom: sharedArray(Float64Array, rows, NaN),
+      saleUntil: sharedArray(Float64Array, rows, NaN),
+      availability: sharedArray(Uint8Array, rows),
+      link: sharedArray(Int32Array, rows, -1),
+      idRow: sharedArray(Int32Array, rows),
+      ids: StringPool.create().share(),
+      links: StringPool.create().share(),
+      gtinCount: 0,
+      gtinKeys: sharedArray(Float64Array, 128),
+      gtinRows: sharedArray(Int32Array, 128),
+    });
+  }
+
+  /** The index a worker thread received from `share()`. */
+  static from(shared: SharedOffers): OffersIndex {
+    return new OffersIndex(shared);
+  }
+
+  share(): SharedOffers {
+    return this.d;
+  }
+
+  /** Offers (rows) in the index. */
+  get size(): number {
+    return this.d.size;
+  }
+
+  hasId(id: string): boolean {
+    return StringPool.from(this.d.ids).find(id) >= 0;
+  }
+
+  hasGtin(key: string): boolean {
+    return this.gtinRow(Number(key)) >= 0;
+  }
+
+  byId(id: string): Offer | undefined {
+    const index = StringPool.from(this.d.ids).find(id);
+    return index < 0 ? undefined : this.offer(this.d.idRow[index]!);
+  }
+
+  /** By 14-digit GTIN key (CIP13 codes are GTIN-13s and land here too). */
+  byGtin(key: string): Offer | undefined {
+    const row = this.gtinRow(Number(key));
+    return row < 0 ? undefined : this.offer(row);
+  }
+
+  /** Every id, in the order the rows were added. */
+  *ids(): IterableIterator<string> {
+    const pool = StringPool.from(this.d.ids);
+    for (let i = 0; i < pool.count; i++) yield pool.get(i);
+  }
+
+  /** Adds a validated offer under its keys; the caller checked that no key is taken (OFFER_DUPLICATE). */
+  add(offer: Offer, id: string | undefined, gtinKeys: readonly string[]): void {
+    const d = this.d;
+    const row = d.size++;
+    const n = d.size;
+    d.line = ensure(d.line, n);
+    d.price = ensure(d.price, n);
+    d.salePrice = ensure(d.salePrice, n);
+    d.quantity = ensure(d.quantity, n, -1);
+    d.saleFrom = ensure(d.saleFrom, n, NaN);
+    d.saleUntil = ensure(d.saleUntil, n, NaN);
+    d.availability = ensure(d.availability, n);
+    d.link = ensure(d.link, n, -1);
+    d.line[row] = offer.line;
+    d.price[row] = offer.priceCents ?? 0;
+    d.salePrice[row] = offer.salePriceCents ?? 0;
+    d.quantity[row] = offer.quantity ?? -1;
+    d.saleFrom[row] = offer.saleFrom ?? NaN;
+    d.saleUntil[row] = offer.saleUntil ?? NaN;
+    d.availability[row] = offer.availability === undefined ? 0 : AVAILABILITIES.indexOf(offer.availability);
+    if (offer.link !== undefined) {
+      const links = StringPool.from(d.links);
+      d.link[row] = links.intern(offer.link);
+      d.links = links.share();
+    }
+    if (id !== undefined) {
+      const ids = StringPool.from(d.ids);
+      const index = ids.intern(id);
+      d.ids = ids.share();
+      d.idRow = ensure(d.idRow, index + 1);
+      d.idRow[index] = row;
+    }
+    for (const key of gtinKeys) this.addGtin(Number(key), row);
+  }
+
+  private offer(row: number): Offer {
+    const d = this.d;
+    const offer: Offer = { line: d.line[row]! };
+    if (d.price[row]! > 0) offer.priceCents = d.price[row]!;
+    if (d.salePrice[row]! > 0) offer.salePriceCents = d.salePrice[row]!;
+    if (!Number.isNaN(d.saleFrom[row])) offer.saleFrom = d.saleFrom[row]!;
+    if (!Number.isNaN(d.saleUntil[row])) offer.saleUntil = d.saleUntil[row]!;
+    if (d.quantity[row]! >= 0) offer.quantity = d.quantity[row]!;
+    const availability = AVAILABILITIES[d.availability[row]!];
+    if (availability !== undefined) offer.availability = availability;
+    if (d.link[row]! >= 0) offer.link = StringPool.from(d.links).get(d.link[row]!);
+    return offer;
+  }
+
+  private gtinRow(key: number): number {
+    const { gtinKeys, gtinRows } = this.d;
+    const mask = gtinRows.length - 1;
+    for (let slot = hashNumber(key) & mask; gtinRows[slot] !== 0; slot = (slot + 1) & mask) {
+      if (gtinKeys[slot] === key) return gtinRows[slot]! - 1;
+    }
+    return -1;
+  }
+
+  private addGtin(key: number, row: number): void {
+    const d = this.d;
+    if (this.gtinRow(key) >= 0) return; // the same code twice in one row (gtin and cip13)
+    if ((d.gtinCount + 1) * 2 > d.gtinRows.length) {
+      const [keys, rows] = [d.gtinKeys, d.gtinRows];
+      d.gtinKeys = sharedArray(Float64Array, keys.length * 2);
+      d.gtinRows = sharedArray(Int32Array, rows.length * 2);
+      for (let slot = 0; slot < rows.length; slot++) if (rows[slot] !== 0) this.placeGtin(keys[slot]!, rows[slot]! - 1);
+    }
+    this.placeGtin(key, row);
+    d.gtinCount++;
+  }
+
+  private placeGtin(key: number, row: number): void {
+    const { gtinKeys, gtinRows } = this.d;
+    const mask = gtinRows.length - 1;
+    let slot = hashNumber(key) & mask;
+    while (gtinRows[slot] !== 0) slot = (slot + 1) & mask;
+    gtinKeys[slot] = key;
+    gtinRows[slot] = row + 1;
+  }
+}

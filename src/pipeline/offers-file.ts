@@ -1,0 +1,99 @@
+/**
+ * The offers file of a run: read as a stream (a chain's file has millions of
+ * rows), then judged before any work. A file the parser cannot use (a header
+ * without a key column or with an unknown column), one with too few rows
+ * accepted, or one with far fewer offers than the last run is refused: a user's
+ * mistake must not become feeds with catalogue prices and every product in
+ * stock. `validate` and `generate` apply the same verdict; `--force` overrides.
+ */
+import { createReadStream } from "node:fs";
+import type { OffersConfig } from "../config/types.js";
+import { PharmafeedError } from "../errors.js";
+import { OffersReader, type ParsedOffers } from "../mapping/offers-parse.js";
+import { OFFER_FIELDS, type OfferError } from "../mapping/offers.js";
+
+/** Reads the file in chunks, one physical line at a time into the reader: only the index grows. */
+export async function readOffersFile(file: string, format: "csv" | "json"): Promise<ParsedOffers> {
+  const reader = new OffersReader(format);
+  let rest = "";
+  try {
+    for await (const chunk of createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 })) {
+      const lines = (rest + (chunk as string)).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) reader.push(line);
+    }
+  } catch (cause) {
+    throw new PharmafeedError("CONFIG_INVALID", `offers file ${file}: ${(cause as Error).message}`, { cause, context: { file } });
+  }
+  if (rest !== "") reader.push(rest);
+  return reader.finish();
+}
+
+/** Refused rows named in a refusal message; the report lists all of them. */
+const LINES_SHOWN = 10;
+
+function describe(e: OfferError): string {
+  if (e.reason === "OFFER_UNKNOWN_FIELD") return `unknown column or key "${e.detail}" (known: ${OFFER_FIELDS.join(", ")})`;
+  return `${e.reason}: ${e.detail}`;
+}
+
+/** Why the file must not be used, one line each; empty when it may. `previousAccepted`: the last run's accepted offers. */
+export function offersProblems(parsed: ParsedOffers, settings: Pick<OffersConfig, "minAcceptedPercent" | "maxDropPercent">, previousAccepted?: number): string[] {
+  const problems: string[] = [];
+  // One line per distinct structural problem (a JSON typo repeats on every object).
+  const seen = new Set<string>();
+  for (const e of parsed.structure) {
+    const text = describe(e);
+    if (seen.has(text)) continue;
+    seen.add(text);
+    problems.push(`${e.line > 0 ? `line ${e.line}: ` : ""}${text}`);
+  }
+  const accepted = parsed.offers.size;
+  const { rows } = parsed;
+  if (rows === 0 && problems.length === 0) problems.push("no offer rows (a header line, then one row per offer)");
+  if (rows > 0) {
+    const percent = (accepted / rows) * 100;
+    if (percent < settings.minAcceptedPercent) {
+      const structural = new Set(parsed.structure);
+      const bad = parsed.errors.filter((e) => e.line > 0 && !structural.has(e));
+      const shown = bad.slice(0, LINES_SHOWN).map((e) => `line ${e.line} ${e.reason} ${e.detail}`);
+      const hidden = parsed.errorCount - parsed.structure.length - Math.min(bad.length, LINES_SHOWN);
+      const more = hidden > 0 ? `; ${hidden} more in reports/_offers.csv` : "";
+      problems.push(
+        `${accepted} of ${rows} rows accepted (${percent.toFixed(1)}%), fewer than offers.minAcceptedPercent ${settings.minAcceptedPercent}%` +
+          (shown.length > 0 ? `: ${shown.join("; ")}${more}` : ""),
+      );
+    }
+  }
+  if (previousAccepted !== undefined && previousAccepted > 0) {
+    const drop = ((previousAccepted - accepted) / previousAccepted) * 100;
+    if (drop > settings.maxDropPercent) {
+      problems.push(`${accepted} offers accepted against ${previousAccepted} in the last run (-${drop.toFixed(1)}%), more than offers.maxDropPercent ${settings.maxDropPercent}%`);
+    }
+  }
+  return problems;
+}
+
+/** The error of a refused file: what is wrong and which lines, what stays, how to override. */
+export function offersRefused(file: string, problems: string[], parsed: ParsedOffers, when: "run" | "validate" = "run"): PharmafeedError {
+  const firstLine = parsed.errors.find((e) => e.line > 0)?.line;
+  const what = when === "run" ? "refused: nothing was published, the live feeds stay" : "would be refused by generate: nothing would be published";
+  return new PharmafeedError(
+    "OFFERS_REFUSED",
+    `offers file ${file} ${what} (--force uses the file anyway)\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+    { context: { file, ...(firstLine === undefined ? {} : { line: firstLine }) } },
+  );
+}
+
+export interface LoadedOffers {
+  file: string;
+  parsed: ParsedOffers;
+  /** Why the file is refused (offersProblems); empty when it is fit to use. */
+  problems: string[];
+}
+
+/** Reads and judges the run's offers file against its thresholds and the last run's count. */
+export async function loadOffers(config: OffersConfig, previousAccepted: number | undefined): Promise<LoadedOffers> {
+  const parsed = await readOffersFile(config.file, config.format);
+  return { file: config.file, parsed, problems: offersProblems(parsed, config, previousAccepted) };
+}
