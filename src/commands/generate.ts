@@ -10,6 +10,7 @@ import { PharmafeedError } from "../errors.js";
 import { createLogger, type LogFormat } from "../log.js";
 import type { GenerateResult } from "../pipeline/run.js";
 import { formatSummary } from "../pipeline/summary.js";
+import { WOULD_PUBLISH } from "../publish/run-state.js";
 
 export interface GenerateArgs {
   config: string;
@@ -26,7 +27,7 @@ export function generateOptions<T>(yargs: Argv<T>) {
     .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
     .option("channel", { type: "string", array: true, describe: "only these channels (repeatable)" })
     .option("output", { type: "string", describe: "output directory (default: from the config)" })
-    .option("dry-run", { type: "boolean", default: false, describe: "map and write to temporary files, publish nothing" })
+    .option("dry-run", { type: "boolean", default: false, describe: "map and write into <output>/preview/ to inspect, publish nothing" })
     .option("force", { type: "boolean", default: false, describe: "publish even when the gate would stop a channel" })
     .option("workers", { type: "number", describe: "worker threads that map and render (0: none; default: one per core up to 4, fewer under a memory limit, from 5,000 products)" })
     .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" });
@@ -34,11 +35,23 @@ export function generateOptions<T>(yargs: Argv<T>) {
 
 /** Prints the summary and turns channel outcomes into the run's error (and exit code). */
 export function reportRun(result: GenerateResult, write: (text: string) => void = (t) => void process.stdout.write(t)): void {
-  const { manifest, outputDir } = result;
-  const files = manifest.channels
-    .filter((c) => c.published === true)
-    .map((c) => `  ${relative(process.cwd(), join(outputDir, c.file)) || c.file}${c.live?.gzip ? ` (+ .gz)` : ""}`);
-  write(`${formatSummary(manifest)}\n${files.length > 0 ? `\nPublished:\n${files.join("\n")}\n` : ""}`);
+  write(`${formatSummary(result.manifest)}\n${fileList(result)}`);
+  runOutcome(result);
+}
+
+/** "Published:" with only what was published, or for a dry run "Would publish:" with the preview files. */
+function fileList({ manifest, outputDir, previewDir }: GenerateResult): string {
+  const path = (dir: string, file: string) => relative(process.cwd(), join(dir, file)) || file;
+  if (previewDir) {
+    const files = manifest.channels.filter((c) => c.published === WOULD_PUBLISH).map((c) => `  ${path(previewDir, c.file)}`);
+    return `\nWould publish (nothing was published; the files are in ${path(previewDir, ".")} to inspect):\n${files.length > 0 ? files.join("\n") : "  (none)"}\n`;
+  }
+  const files = manifest.channels.filter((c) => c.published === true).map((c) => `  ${path(outputDir, c.file)}${c.live?.gzip ? ` (+ .gz)` : ""}`);
+  return files.length > 0 ? `\nPublished:\n${files.join("\n")}\n` : "";
+}
+
+/** Throws the run's error when a channel failed or was gated (the exit code); returns when every channel was published. */
+export function runOutcome({ manifest }: GenerateResult): void {
   const failed = manifest.channels.filter((c) => typeof c.published === "string" && c.published.startsWith("failed"));
   if (failed.length > 0) {
     throw new PharmafeedError("CHANNEL_FAILED", `${failed.length} channel(s) failed: ${failed.map((c) => `${c.name} (${String(c.published)})`).join("; ")}`);

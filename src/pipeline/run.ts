@@ -29,6 +29,7 @@ import { acquireLock } from "../publish/lock.js";
 import { type ChannelEntry, HISTORY_DIR, type Manifest, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
 import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
 import { ChannelRun } from "./channel-run.js";
+import { preparePreview, writePreviewManifest } from "../publish/preview.js";
 import { recordFailedRun } from "./failed-run.js";
 import { dispatch } from "./shard/dispatch.js";
 import { defaultWorkers, type Machine, MAIN_THREAD_MB, PLANNED_SHARE, thisMachine } from "./workers.js";
@@ -77,6 +78,8 @@ function workersFor(machine: Machine, logger: Logger): number {
 export interface GenerateResult {
   manifest: Manifest;
   outputDir: string;
+  /** A dry run: where its files are (output/preview/); nothing was published. */
+  previewDir?: string;
   /** What the image pipeline did, when a channel processes images. */
   images?: ImageStats;
 }
@@ -147,6 +150,9 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         ...(options.signal ? { signal: options.signal } : {}),
       });
     }
+    // A dry run writes its feeds and reports into output/preview/ instead (see publish/preview.ts).
+    const previewDir = options.dryRun ? await preparePreview(outputDir) : undefined;
+    const writeDir = previewDir ?? outputDir;
     const last = await readPreviousManifest(outputDir);
     if (last && last.from !== MANIFEST_FILE) {
       logger.warn("manifest.json is missing or unreadable; the publish gate compares with the last run's copy", { from: last.from });
@@ -156,12 +162,12 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     if (offers) {
       logger.info("offers loaded", { file: offers.file, accepted: offers.accepted, refused: offers.errors.length });
       for (const e of offers.errors.slice(0, 10)) logger.warn("offers row refused", { line: e.line, reason: e.reason, detail: e.detail });
-      if (!options.dryRun) await writeOffersReport(outputDir, offers);
+      await writeOffersReport(writeDir, offers);
     }
 
     for (const channel of config.channels) {
       runs.push(
-        new ChannelRun(channel, outputDir, {
+        new ChannelRun(channel, writeDir, {
           channel: channel.name,
           title: channel.feed.title ?? config.shop.name,
           link: channel.feed.link ?? config.shop.url,
@@ -241,9 +247,10 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       ...(images ? { images: { ...images.stats } } : {}),
       channels: [...entries, ...kept],
     };
-    if (!options.dryRun) await writeManifest(outputDir, manifest);
+    if (previewDir) await writePreviewManifest(previewDir, manifest);
+    else await writeManifest(outputDir, manifest);
     if (images) await finishImages(images, logger);
-    return { manifest, outputDir, ...(images ? { images: images.stats } : {}) };
+    return { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images: images.stats } : {}) };
   } catch (error) {
     await Promise.all(runs.map((run) => run.abort()));
     // Files this run stored stay indexed (and so prunable), whatever else failed.

@@ -13,10 +13,18 @@ export function topReasons(excluded: Record<string, number>, count = 3): string 
   return `${total} (${top.join(", ")}${Object.keys(excluded).length > count ? ", ..." : ""})`;
 }
 
+/** "yes", "no: <why>", or in a dry run what the real run would do ("would publish"). */
+function publishedCell(published: true | string): string {
+  if (published === true) return "yes";
+  return published.startsWith(DRY_RUN) ? published.slice(DRY_RUN.length) : `no: ${published}`;
+}
+
+const DRY_RUN = "dry run: ";
+
 export function formatSummary(manifest: Manifest): string {
   const rows = [["channel", "items", "excluded (top reasons)", "size", "published"]];
   for (const c of manifest.channels) {
-    rows.push([c.name, c.items.toLocaleString("en"), topReasons(c.excluded), formatBytes(c.bytes), c.published === true ? "yes" : `no: ${c.published}`]);
+    rows.push([c.name, c.items.toLocaleString("en"), topReasons(c.excluded), formatBytes(c.bytes), publishedCell(c.published)]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const numeric = new Set([1, 3]);
@@ -37,8 +45,10 @@ export function formatSummary(manifest: Manifest): string {
 /** The run's status as the manifest, /healthz and the status page say it, with the channels left unpublished. */
 export function runLine(manifest: Manifest): string {
   const unpublished = manifest.unpublished ?? unpublishedOf(manifest.channels);
-  if (manifest.status === "ok") return `run: ok (every channel published)`;
+  const dry = manifest.channels.some((c) => typeof c.published === "string" && c.published.startsWith(DRY_RUN));
+  const run = dry ? "dry run, nothing published; the real run would be" : "run:";
+  if (manifest.status === "ok") return `${run} ok (every channel ${dry ? "would be " : ""}published)`;
   const ran = manifest.channels.length;
   const which = unpublished.map((u) => `${u.channel}: ${u.reason}`).join("; ");
-  return `run: ${manifest.status} (${unpublished.length} of ${ran} channel${ran === 1 ? "" : "s"} not published: ${which})`;
+  return `${run} ${manifest.status} (${unpublished.length} of ${ran} channel${ran === 1 ? "" : "s"} ${dry ? "would not be" : "not"} published: ${which})`;
 }
