@@ -43,6 +43,8 @@ function report(error: unknown): number {
     );
     return exit;
   };
+  // generate's JSON log already ended with the run summary event, which carries this error and exit code.
+  if (json && error instanceof PharmafeedError && error.context["reported"] === true) return exitCodeFor(error);
   if (error instanceof PharmafeedError && error.code === "USAGE") return say("USAGE", `${error.message.split("\n")[0]} (see --help)`, EXIT.USAGE);
   if (error instanceof PharmafeedError) return say(error.code, error.message, exitCodeFor(error));
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -11,6 +11,7 @@ import { createLogger, type LogFormat } from "../log.js";
 import type { GenerateResult } from "../pipeline/run.js";
 import { formatSummary } from "../pipeline/summary.js";
 import { WOULD_PUBLISH } from "../publish/run-state.js";
+import { endRun } from "./_run-end.js";
 
 export interface GenerateArgs {
   config: string;
@@ -87,18 +88,28 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
     const logger = createLogger({ format: args["log-format"] });
     const config = await loadConfig(args.config, { only: args.channel ?? [] });
     const { runGenerate } = await import("../pipeline/run.js");
-    const result = await withInterrupts((signal) =>
-      runGenerate({
-        config,
-        ...(args.output ? { outputDir: args.output } : {}),
-        dryRun: args["dry-run"],
-        force: args.force,
-        ...(args.workers === undefined ? {} : { workers: args.workers }),
-        logger,
-        tty: process.stderr.isTTY === true && args["log-format"] === "plain",
-        signal,
-      }),
-    );
-    reportRun(result);
+    let result: GenerateResult | undefined;
+    let outcome: unknown;
+    try {
+      result = await withInterrupts((signal) =>
+        runGenerate({
+          config,
+          ...(args.output ? { outputDir: args.output } : {}),
+          dryRun: args["dry-run"],
+          force: args.force,
+          ...(args.workers === undefined ? {} : { workers: args.workers }),
+          logger,
+          tty: process.stderr.isTTY === true && args["log-format"] === "plain",
+          signal,
+        }),
+      );
+      // JSON logs end with the summary event instead of the table (endRun).
+      if (logger.format === "json") runOutcome(result);
+      else reportRun(result);
+    } catch (error) {
+      outcome = error;
+    }
+    const thrown = await endRun({ logger, config, ...(result ? { result } : {}), ...(outcome === undefined ? {} : { outcome }) });
+    if (thrown !== undefined) throw thrown;
   },
 };

@@ -31,6 +31,7 @@ import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
 import { ChannelRun } from "./channel-run.js";
 import { preparePreview, writePreviewManifest } from "../publish/preview.js";
 import { recordFailedRun } from "./failed-run.js";
+import { logRetry, retryLogger } from "./source-log.js";
 import { dispatch } from "./shard/dispatch.js";
 import { defaultWorkers, type Machine, MAIN_THREAD_MB, PLANNED_SHARE, thisMachine } from "./workers.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
@@ -132,7 +133,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   await mkdir(outputDir, { recursive: true });
   const lock = await acquireLock(outputDir);
   if (lock.tookOver) logger.warn("took over the stale lock of a run that died", { file: lock.file });
-  const client = createCatalogueClient(config.source);
+  const client = createCatalogueClient(config.source, { onEvent: retryLogger(logger) });
   const runs: ChannelRun[] = [];
   let images: ImagePipeline | undefined;
   const started = options.now ?? new Date();
@@ -186,6 +187,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       ...(options.signal ? { signal: options.signal } : {}),
       onEvent: (event) => {
         if (event.type === "resume") logger.warn("stream cut, resumed", { fromIndex: event.fromIndex, resumes: event.resumes });
+        if (event.type === "retry") logRetry(logger, event.retry);
         if (event.type === "rejected") {
           const { rejection } = event;
           rejectedByCode[rejection.code] = (rejectedByCode[rejection.code] ?? 0) + 1;
