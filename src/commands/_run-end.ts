@@ -9,6 +9,7 @@ import { exitCodeFor, isPharmafeedError, PharmafeedError } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { GenerateResult } from "../pipeline/run.js";
 import { summaryEvent } from "../pipeline/summary.js";
+import { notify, runAlert } from "../notify/index.js";
 
 export interface RunEnd {
   logger: Logger;
@@ -17,6 +18,8 @@ export interface RunEnd {
   result?: GenerateResult;
   /** The error the run ends with (its exit code), if any. */
   outcome?: unknown;
+  /** A dry run alerts nobody. */
+  dryRun: boolean;
 }
 
 function errorOf(outcome: unknown): { code: string; message: string } | undefined {
@@ -33,6 +36,18 @@ export async function endRun(end: RunEnd): Promise<unknown> {
   const { logger, outcome } = end;
   const exitCode = outcome === undefined ? 0 : exitCodeFor(outcome);
   const error = errorOf(outcome);
+  // Alerts first, so that a JSON log still ends with the summary; a failing notifier is logged, never thrown.
+  if (error && !end.dryRun) {
+    const alert = runAlert({
+      shop: end.config.shop.name,
+      ...(end.config.notify?.statusUrl ? { statusUrl: end.config.notify.statusUrl } : {}),
+      ...(end.result ? { manifest: end.result.manifest } : {}),
+      channels: end.config.channels.map((c) => c.name),
+      error: { code: error.code, message: error.message.split("\n")[0]! },
+      exitCode,
+    });
+    await notify(end.config.notify, alert, logger);
+  }
   if (logger.format !== "json") return outcome;
   const fields = summaryEvent({
     ...(end.result ? { manifest: end.result.manifest } : {}),

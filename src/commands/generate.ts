@@ -109,7 +109,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
     } catch (error) {
       outcome = error;
     }
-    const thrown = await endRun({ logger, config, ...(result ? { result } : {}), ...(outcome === undefined ? {} : { outcome }) });
+    const thrown = await endRun({ logger, config, dryRun: args["dry-run"], ...(result ? { result } : {}), ...(outcome === undefined ? {} : { outcome }) });
     if (thrown !== undefined) throw thrown;
   },
 };

@@ -56,6 +56,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       accessLog: logger,
       stateSaveMs: config.serve.stateSaveMs,
       maxFeedAgeHours: config.serve.maxFeedAgeHours,
+      ...(config.notify ? { notify: config.notify } : {}),
     });
     logger.info("serving", { url: server.url, output: args.output ?? config.outputDir, statusPage: config.serve.status !== undefined });
     const received = await signal;

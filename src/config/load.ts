@@ -246,5 +246,6 @@ export async function loadConfig(
     channels: options.only && options.only.length > 0 ? channels.filter((c) => options.only!.includes(c.name)) : channels,
     channelNames: channels.map((c) => c.name),
     serve: config.serve,
+    notify: config.notify,
   };
 }

@@ -10,6 +10,8 @@ import type { AddressInfo } from "node:net";
 import { PharmafeedError } from "../errors.js";
 import { silentLogger, type Logger } from "../log.js";
 import { DEFAULT_MAX_FEED_AGE_HOURS } from "../publish/run-state.js";
+import type { NotifySettings } from "../notify/settings.js";
+import { StaleWatch } from "../notify/stale-watch.js";
 import { logWhenDone, type AccessRecord } from "./access-log.js";
 import { LiveFeeds } from "./live-feeds.js";
 import { loggablePath, parseTarget } from "./paths.js";
@@ -32,6 +34,8 @@ export interface ServeOptions {
   now?: () => Date;
   /** serve.maxFeedAgeHours: /healthz says stale and /monitor answers 503 beyond it. */
   maxFeedAgeHours?: number;
+  /** Where the stale-feeds alert goes (the config's `notify`); checked every notify.staleCheckMinutes (default 10). */
+  notify?: NotifySettings;
 }
 
 export interface FeedServer {
@@ -39,6 +43,8 @@ export interface FeedServer {
   /** http://host:port, once listening. */
   readonly url: string;
   close(graceMs?: number): Promise<void>;
+  /** Runs the stale-feeds check now (it also runs on its timer). */
+  checkStale(): Promise<void>;
 }
 
 export async function startServer(options: ServeOptions & { host?: string; port?: number }): Promise<FeedServer> {
@@ -54,6 +60,15 @@ export async function startServer(options: ServeOptions & { host?: string; port?
   const state = new FetchState(outputReal, logger);
   await Promise.all([live.current(), state.load()]);
   state.startSaving(options.stateSaveMs ?? 60_000);
+  const staleWatch = new StaleWatch({
+    manifest: async () => (await live.current()).manifest,
+    maxFeedAgeHours: options.maxFeedAgeHours ?? DEFAULT_MAX_FEED_AGE_HOURS,
+    shop: options.shopName,
+    notify: options.notify,
+    logger,
+    now: options.now ?? (() => new Date()),
+  });
+  staleWatch.start((options.notify?.staleCheckMinutes ?? 10) * 60_000);
   const ctx: RouteContext = {
     outputReal,
     live,
@@ -109,8 +124,9 @@ export async function startServer(options: ServeOptions & { host?: string; port?
         await done;
       }
       clearTimeout(timer);
+      await staleWatch.stop();
       await state.stop();
       await live.close();
     })());
-  return { server, url, close };
+  return { server, url, close, checkStale: () => staleWatch.check() };
 }
