@@ -34,6 +34,11 @@ export interface ServeOptions {
   now?: () => Date;
   /** serve.maxFeedAgeHours: /healthz says stale and /monitor answers 503 beyond it. */
   maxFeedAgeHours?: number;
+  /**
+   * Reads the config's channels again when a run writes a new manifest (serve
+   * follows channels added, renamed or removed); without it the channels given are kept.
+   */
+  reloadChannels?: () => Promise<ServeOptions["channels"]>;
   /** Where the stale-feeds alert goes (the config's `notify`); checked every notify.staleCheckMinutes (default 10). */
   notify?: NotifySettings;
 }
@@ -56,7 +61,20 @@ export async function startServer(options: ServeOptions & { host?: string; port?
   } catch (cause) {
     throw new PharmafeedError("CONFIG_INVALID", `output directory ${options.outputDir} does not exist (run generate first)`, { cause, context: { file: options.outputDir } });
   }
-  const live = new LiveFeeds(outputReal, new Map(options.channels.map((c) => [c.name, c.access])), logger);
+  const statusChannels = (channels: ServeOptions["channels"]) => channels.map((c) => ({ name: c.name, preset: c.preset, access: c.access.mode }));
+  const reloadChannels = options.reloadChannels;
+  const live = new LiveFeeds(
+    outputReal,
+    new Map(options.channels.map((c) => [c.name, c.access])),
+    logger,
+    reloadChannels &&
+      (async () => {
+        const channels = await reloadChannels();
+        // The status page lists the config's channels: the new ones too.
+        ctx.channels = statusChannels(channels);
+        return new Map(channels.map((c) => [c.name, c.access]));
+      }),
+  );
   const state = new FetchState(outputReal, logger);
   await Promise.all([live.current(), state.load()]);
   state.startSaving(options.stateSaveMs ?? 60_000);
@@ -73,7 +91,7 @@ export async function startServer(options: ServeOptions & { host?: string; port?
     outputReal,
     live,
     state,
-    channels: options.channels.map((c) => ({ name: c.name, preset: c.preset, access: c.access.mode })),
+    channels: statusChannels(options.channels),
     status: options.status,
     shopName: options.shopName,
     logger,
