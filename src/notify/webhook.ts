@@ -2,7 +2,7 @@
  * Webhook notifier: one POST of JSON per alert, in the receiver's format.
  * - json: the Alert itself (plus `text`), for scripts and incident tools.
  * - slack: {"text": ...}, what Slack incoming webhooks take
- *   (https://docs.slack.dev/messaging/sending-messages-using-incoming-webhooks).
+ *   (https://api.slack.com/messaging/webhooks).
  * - teams: a message with one Adaptive Card, what Teams Workflows webhooks and
  *   incoming webhooks take (https://learn.microsoft.com/en-us/microsoftteams/platform/webhooks-and-connectors/how-to/add-incoming-webhook).
  * The URL is a secret (it is the credential): logs name its host only.
