@@ -107,8 +107,11 @@ describe("a full run", () => {
     for (const entry of manifest.channels) expect(entry.published, entry.name).toBe(true);
     const lines = result.stderr.split("\n").filter((l) => l !== "");
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ level: expect.any(String), msg: expect.any(String) });
-    // The summary names every channel on stdout.
-    for (const entry of manifest.channels) expect(result.stdout).toContain(entry.name);
+    // With JSON logs the summary is the last log event, naming every channel; no table on stdout.
+    expect(result.stdout).toBe("");
+    const summary = JSON.parse(lines.at(-1)!) as { msg: string; channels: { name: string }[] };
+    expect(summary.msg).toBe("run summary");
+    expect(summary.channels.map((c) => c.name)).toEqual(manifest.channels.map((c) => c.name));
   });
 
   it("publishes exactly what the manifest lists: parseable, `items` items, matching bytes and sha256", async () => {
