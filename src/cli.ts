@@ -46,6 +46,8 @@ function report(error: unknown): number {
     );
     return exit;
   };
+  // generate's JSON log already ended with the run summary event, which carries this error and exit code.
+  if (json && error instanceof PharmafeedError && error.context["reported"] === true) return exitCodeFor(error);
   if (error instanceof PharmafeedError && error.code === "USAGE") {
     // yargs' messages span lines ("Invalid values:\n  Argument: ..., Given: ..., Choices: ..."): all of it, on one line.
     const whole = error.message.split("\n").map((l) => l.trim()).filter(Boolean).join(" ");

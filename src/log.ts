@@ -5,7 +5,9 @@
  */
 export type LogFormat = "plain" | "json";
 export type LogLevel = "info" | "warn" | "error";
-export type LogFields = Record<string, string | number | boolean | undefined>;
+/** Scalars, or (for structured events such as the run summary) arrays and objects of them. */
+export type LogValue = string | number | boolean | null | readonly LogValue[] | { readonly [key: string]: LogValue | undefined };
+export type LogFields = Record<string, LogValue | undefined>;
 
 export interface Logger {
   readonly format: LogFormat;
@@ -14,8 +16,8 @@ export interface Logger {
   error(message: string, fields?: LogFields): void;
 }
 
-function plainValue(value: string | number | boolean): string {
-  const text = String(value);
+function plainValue(value: LogValue): string {
+  const text = typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
   return /[\s"=]/.test(text) ? JSON.stringify(text) : text;
 }
 
@@ -35,7 +37,7 @@ export function createLogger(options: { format?: LogFormat; write?: (line: strin
   const write = options.write ?? ((line: string) => void process.stderr.write(line));
   const now = options.now ?? (() => new Date());
   const log = (level: LogLevel, message: string, fields: LogFields = {}) => {
-    const defined = Object.entries(fields).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined);
+    const defined = Object.entries(fields).filter((entry): entry is [string, LogValue] => entry[1] !== undefined);
     if (format === "json") {
       write(`${JSON.stringify({ time: now().toISOString(), level, msg: message, ...Object.fromEntries(defined) })}\n`);
     } else {

@@ -11,6 +11,8 @@ import { createLogger, type LogFormat } from "../log.js";
 import type { GenerateResult } from "../pipeline/run.js";
 import { formatSummary } from "../pipeline/summary.js";
 import { integerOption, workersFlag } from "./flags.js";
+import { WOULD_PUBLISH } from "../publish/run-state.js";
+import { endRun } from "./_run-end.js";
 
 export interface GenerateArgs {
   config: string;
@@ -27,7 +29,7 @@ export function generateOptions<T>(yargs: Argv<T>) {
     .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
     .option("channel", { type: "string", array: true, describe: "only these channels (repeatable)" })
     .option("output", { type: "string", describe: "output directory (default: from the config)" })
-    .option("dry-run", { type: "boolean", default: false, describe: "map and write to temporary files, publish nothing" })
+    .option("dry-run", { type: "boolean", default: false, describe: "map and write into <output>/preview/ to inspect, publish nothing" })
     .option("force", { type: "boolean", default: false, describe: "publish even when the gate would stop a channel, and use an offers file that would be refused" })
     .option(
       "workers",
@@ -40,11 +42,23 @@ export function generateOptions<T>(yargs: Argv<T>) {
 
 /** Prints the summary and turns channel outcomes into the run's error (and exit code). */
 export function reportRun(result: GenerateResult, write: (text: string) => void = (t) => void process.stdout.write(t)): void {
-  const { manifest, outputDir } = result;
-  const files = manifest.channels
-    .filter((c) => c.published === true)
-    .map((c) => `  ${relative(process.cwd(), join(outputDir, c.file)) || c.file}${c.live?.gzip ? ` (+ .gz)` : ""}`);
-  write(`${formatSummary(manifest)}\n${files.length > 0 ? `\nPublished:\n${files.join("\n")}\n` : ""}`);
+  write(`${formatSummary(result.manifest)}\n${fileList(result)}`);
+  runOutcome(result);
+}
+
+/** "Published:" with only what was published, or for a dry run "Would publish:" with the preview files. */
+function fileList({ manifest, outputDir, previewDir }: GenerateResult): string {
+  const path = (dir: string, file: string) => relative(process.cwd(), join(dir, file)) || file;
+  if (previewDir) {
+    const files = manifest.channels.filter((c) => c.published === WOULD_PUBLISH).map((c) => `  ${path(previewDir, c.file)}`);
+    return `\nWould publish (nothing was published; the files are in ${path(previewDir, ".")} to inspect):\n${files.length > 0 ? files.join("\n") : "  (none)"}\n`;
+  }
+  const files = manifest.channels.filter((c) => c.published === true).map((c) => `  ${path(outputDir, c.file)}${c.live?.gzip ? ` (+ .gz)` : ""}`);
+  return files.length > 0 ? `\nPublished:\n${files.join("\n")}\n` : "";
+}
+
+/** Throws the run's error when a channel failed or was gated (the exit code); returns when every channel was published. */
+export function runOutcome({ manifest }: GenerateResult): void {
   const failed = manifest.channels.filter((c) => typeof c.published === "string" && c.published.startsWith("failed"));
   if (failed.length > 0) {
     throw new PharmafeedError("CHANNEL_FAILED", `${failed.length} channel(s) failed: ${failed.map((c) => `${c.name} (${String(c.published)})`).join("; ")}`);
@@ -80,18 +94,28 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
     const logger = createLogger({ format: args["log-format"] });
     const config = await loadConfig(args.config, { only: args.channel ?? [] });
     const { runGenerate } = await import("../pipeline/run.js");
-    const result = await withInterrupts((signal) =>
-      runGenerate({
-        config,
-        ...(args.output ? { outputDir: args.output } : {}),
-        dryRun: args["dry-run"],
-        force: args.force,
-        ...(args.workers === undefined ? {} : { workers: args.workers }),
-        logger,
-        tty: process.stderr.isTTY === true && args["log-format"] === "plain",
-        signal,
-      }),
-    );
-    reportRun(result);
+    let result: GenerateResult | undefined;
+    let outcome: unknown;
+    try {
+      result = await withInterrupts((signal) =>
+        runGenerate({
+          config,
+          ...(args.output ? { outputDir: args.output } : {}),
+          dryRun: args["dry-run"],
+          force: args.force,
+          ...(args.workers === undefined ? {} : { workers: args.workers }),
+          logger,
+          tty: process.stderr.isTTY === true && args["log-format"] === "plain",
+          signal,
+        }),
+      );
+      // JSON logs end with the summary event instead of the table (endRun).
+      if (logger.format === "json") runOutcome(result);
+      else reportRun(result);
+    } catch (error) {
+      outcome = error;
+    }
+    const thrown = await endRun({ logger, config, dryRun: args["dry-run"], ...(result ? { result } : {}), ...(outcome === undefined ? {} : { outcome }) });
+    if (thrown !== undefined) throw thrown;
   },
 };

@@ -58,6 +58,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       accessLog: logger,
       stateSaveMs: config.serve.stateSaveMs,
       maxFeedAgeHours: config.serve.maxFeedAgeHours,
+      ...(config.notify ? { notify: config.notify } : {}),
+      // A run that adds or renames a channel: its access rule is read from the config then.
+      reloadChannels: async () => {
+        const again = await loadConfig(args.config, { checkCredentials: false, serve: true });
+        return again.channels.map((c) => ({ name: c.name, preset: c.preset.name, access: c.access }));
+      },
     });
     logger.info("serving", { url: server.url, output: args.output ?? config.outputDir, statusPage: config.serve.status !== undefined });
     const received = await signal;

@@ -15,6 +15,7 @@ import { ChannelMapping, type ChannelMappingInput } from "../mapping/settings.js
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import { LOCK_FILE } from "../publish/lock.js";
 import { HISTORY_DIR, MANIFEST_FILE } from "../publish/manifest.js";
+import { PREVIEW_DIR } from "../publish/preview.js";
 import { PRESETS } from "../presets/index.js";
 import { IMAGES_DIR } from "../images/store.js";
 import { imageConfigProblems } from "../images/check.js";
@@ -29,7 +30,7 @@ import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
 import type { LoadedChannel, LoadedConfig } from "./types.js";
 
 /** What the run itself keeps in the output directory. */
-const RESERVED_OUTPUT_NAMES = new Set([MANIFEST_FILE, HISTORY_DIR, REPORTS_DIR, LOCK_FILE, IMAGES_DIR, SERVE_STATE_FILE]);
+const RESERVED_OUTPUT_NAMES = new Set([MANIFEST_FILE, HISTORY_DIR, REPORTS_DIR, LOCK_FILE, IMAGES_DIR, SERVE_STATE_FILE, PREVIEW_DIR]);
 
 /** Locales the catalogue serves (BE: nl, fr, en, de; FR: fr, en; AU: en). */
 export const KNOWN_LOCALES = ["fr", "nl", "en", "de"] as const;
@@ -252,5 +253,6 @@ export async function loadConfig(
     channels: options.only && options.only.length > 0 ? channels.filter((c) => options.only!.includes(c.name)) : channels,
     channelNames: channels.map((c) => c.name),
     serve: config.serve,
+    notify: config.notify,
   };
 }

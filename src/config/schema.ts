@@ -7,6 +7,7 @@ import { z } from "zod";
 import { RetryPolicy, Timeouts } from "../catalogue/options.js";
 import { ChannelMapping } from "../mapping/settings.js";
 import { PRESET_NAMES } from "../presets/index.js";
+import { NotifySettings } from "../notify/settings.js";
 
 export const SourceConfig = z
   .object({
@@ -88,6 +89,8 @@ export const MainConfig = z
       })
       .strict()
       .prefault({}),
+    /** Alerts (webhooks, e-mail) on a failed run, a tripped gate, a refused offers file, stale feeds. */
+    notify: NotifySettings.optional(),
   })
   .strict();
 export type MainConfig = z.infer<typeof MainConfig>;

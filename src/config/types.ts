@@ -45,4 +45,6 @@ export interface LoadedConfig {
   /** Every channel of the config, run or not. */
   channelNames: string[];
   serve: MainConfig["serve"];
+  /** Where alerts go; undefined: nowhere (the log and exit code only). */
+  notify: MainConfig["notify"];
 }

@@ -59,6 +59,12 @@ function words(code: string, s: ChannelMapping): string | undefined {
       return `looked for a brand name in ${chain(s)} and found none (brand.required)`;
     case "INVALID_ID":
       return `the id template "${s.id.template}" gives an empty id or one longer than ${s.id.maxLength} characters`;
+    case "MISSING_CATEGORY":
+      return `looked for a category path in ${chain(s)} and a categories.defaultPath, found neither, and the channel requires one`;
+    case "MISSING_LANGUAGE":
+      return `looked for the name and description in the channel's language (${s.locale}) and found them only in other languages; the channel publishes one language (title.fallback / description.fallback opt in)`;
+    case "UNIT_MEASURE_MISMATCH":
+      return "the quantity in the name differs from the package content, so no unit price is published (fix one of the two in the catalogue)";
     case "MISSING_GTIN":
       return "looked for a GTIN (EAN, GTIN-8/12/13/14, CIP13, ACL13) and found none; the channel needs one";
     case "INVALID_GTIN":

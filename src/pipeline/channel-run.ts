@@ -16,6 +16,7 @@ import type { MappingContext } from "../mapping/context.js";
 import { AtomicOutput } from "../publish/atomic-output.js";
 import { ExclusionReport, type ReportProduct, REPORTS_DIR, WARNING_COLUMNS, warningsReportName } from "../publish/exclusion-report.js";
 import { evaluateGate } from "../publish/gate.js";
+import { WOULD_PUBLISH } from "../publish/run-state.js";
 import type { ChannelEntry, LiveFile } from "../publish/manifest.js";
 import { WRITERS } from "../writers/registry.js";
 import type { FeedMeta } from "../writers/types.js";
@@ -64,6 +65,7 @@ export interface FinishOptions {
   /** The file being served now (from the last manifest). */
   live: LiveFile | null;
   force: boolean;
+  /** Keep the file where it was written (the preview directory) and say what the real run would do. */
   dryRun: boolean;
   publishedAt: string;
 }
@@ -271,15 +273,16 @@ export class ChannelRun {
       this.fail(error);
       return notPublished(`failed: ${this.failure!.message}`);
     }
-    if (options.dryRun) {
-      await this.abort();
-      return notPublished("dry run", stats.bytes, stats.sha256);
-    }
     const verdict = evaluateGate({ items: tally.items, rejected: tally.rejected, liveItems: options.live?.items }, this.channel.gate, options.force);
     try {
       // The report describes this run whatever the gate says: it is what the catalogue team fixes.
       await this.report.publish();
       await this.warningsReport.publish();
+      if (options.dryRun) {
+        // A dry run's ChannelRun writes under the preview directory: the file is kept there to inspect, whatever the gate says.
+        await this.out.publish();
+        return notPublished(verdict.publish ? WOULD_PUBLISH : `dry run: would not publish (gate: ${verdict.reason})`, stats.bytes, stats.sha256);
+      }
       if (!verdict.publish) {
         await this.out.abort();
         return notPublished(`gate: ${verdict.reason}`, stats.bytes, stats.sha256);

@@ -29,7 +29,9 @@ import { acquireLock } from "../publish/lock.js";
 import { type ChannelEntry, HISTORY_DIR, type Manifest, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
 import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
 import { ChannelRun } from "./channel-run.js";
+import { preparePreview, writePreviewManifest } from "../publish/preview.js";
 import { recordFailedRun } from "./failed-run.js";
+import { logRetry, retryLogger } from "./source-log.js";
 import { dispatch } from "./shard/dispatch.js";
 import { defaultWorkers, type Machine, MAIN_THREAD_MB, PLANNED_SHARE, thisMachine } from "./workers.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
@@ -80,6 +82,8 @@ function workersFor(machine: Machine, logger: Logger): number {
 export interface GenerateResult {
   manifest: Manifest;
   outputDir: string;
+  /** A dry run: where its files are (output/preview/); nothing was published. */
+  previewDir?: string;
   /** What the image pipeline did, when a channel processes images. */
   images?: ImageStats;
 }
@@ -132,7 +136,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   await mkdir(outputDir, { recursive: true });
   const lock = await acquireLock(outputDir);
   if (lock.tookOver) logger.warn("took over the stale lock of a run that died", { file: lock.file });
-  const client = createCatalogueClient(config.source);
+  const client = createCatalogueClient(config.source, { onEvent: retryLogger(logger) });
   const runs: ChannelRun[] = [];
   let images: ImagePipeline | undefined;
   let explain: ExplainHook | undefined;
@@ -145,13 +149,16 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       logger.warn("manifest.json is missing or unreadable; the publish gate compares with the last run's copy", { from: last.from });
     }
     const previous = last?.manifest;
+    // A dry run writes its feeds and reports into output/preview/ instead (see publish/preview.ts).
+    const previewDir = options.dryRun ? await preparePreview(outputDir) : undefined;
+    const writeDir = previewDir ?? outputDir;
     // Before any request: a refused offers file stops the run with the live feeds untouched.
     const offers = config.offers ? await loadOffers(config.offers, previous?.offers?.accepted) : undefined;
     if (offers) {
       const { parsed } = offers;
       logger.info("offers loaded", { file: offers.file, rows: parsed.rows, accepted: parsed.offers.size, refused: parsed.errorCount });
       for (const e of parsed.errors.slice(0, 10)) logger.warn("offers row refused", { line: e.line, reason: e.reason, detail: e.detail });
-      if (!options.dryRun) await writeOffersReport(outputDir, offers);
+      await writeOffersReport(writeDir, offers);
       if (offers.problems.length > 0) {
         if (!options.force) throw offersRefused(offers.file, offers.problems, parsed);
         logger.warn("offers file would be refused, used anyway (--force)", { file: offers.file, problems: offers.problems.join("; ") });
@@ -172,7 +179,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
 
     for (const channel of config.channels) {
       runs.push(
-        new ChannelRun(channel, outputDir, {
+        new ChannelRun(channel, writeDir, {
           channel: channel.name,
           title: channel.feed.title ?? config.shop.name,
           link: channel.feed.link ?? config.shop.url,
@@ -193,6 +200,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       ...(options.signal ? { signal: options.signal } : {}),
       onEvent: (event) => {
         if (event.type === "resume") logger.warn("stream cut, resumed", { fromIndex: event.fromIndex, resumes: event.resumes });
+        if (event.type === "retry") logRetry(logger, event.retry);
         if (event.type === "rejected") {
           const { rejection } = event;
           rejectedByCode[rejection.code] = (rejectedByCode[rejection.code] ?? 0) + 1;
@@ -255,10 +263,11 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       ...(images ? { images: { ...images.stats } } : {}),
       channels: [...entries, ...kept],
     };
-    if (!options.dryRun) await writeManifest(outputDir, manifest);
+    if (previewDir) await writePreviewManifest(previewDir, manifest);
+    else await writeManifest(outputDir, manifest);
     await explain?.commit(manifest.startedAt, entries);
     if (images) await finishImages(images, logger);
-    return { manifest, outputDir, ...(images ? { images: images.stats } : {}) };
+    return { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images: images.stats } : {}) };
   } catch (error) {
     await Promise.all([...runs.map((run) => run.abort()), explain?.abort()]);
     // Files this run stored stay indexed (and so prunable), whatever else failed.

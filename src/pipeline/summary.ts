@@ -1,5 +1,6 @@
 /** The table printed at the end of a run: what each channel published and why products were left out. */
 import { formatBytes } from "../format.js";
+import type { LogFields } from "../log.js";
 import type { Manifest } from "../publish/manifest.js";
 import { unpublishedOf } from "../publish/run-state.js";
 
@@ -13,10 +14,18 @@ export function topReasons(excluded: Record<string, number>, count = 3): string 
   return `${total} (${top.join(", ")}${Object.keys(excluded).length > count ? ", ..." : ""})`;
 }
 
+/** "yes", "no: <why>", or in a dry run what the real run would do ("would publish"). */
+function publishedCell(published: true | string): string {
+  if (published === true) return "yes";
+  return published.startsWith(DRY_RUN) ? published.slice(DRY_RUN.length) : `no: ${published}`;
+}
+
+const DRY_RUN = "dry run: ";
+
 export function formatSummary(manifest: Manifest): string {
   const rows = [["channel", "items", "excluded (top reasons)", "size", "published"]];
   for (const c of manifest.channels) {
-    rows.push([c.name, c.items.toLocaleString("en"), topReasons(c.excluded), formatBytes(c.bytes), c.published === true ? "yes" : `no: ${c.published}`]);
+    rows.push([c.name, c.items.toLocaleString("en"), topReasons(c.excluded), formatBytes(c.bytes), publishedCell(c.published)]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const numeric = new Set([1, 3]);
@@ -37,8 +46,43 @@ export function formatSummary(manifest: Manifest): string {
 /** The run's status as the manifest, /healthz and the status page say it, with the channels left unpublished. */
 export function runLine(manifest: Manifest): string {
   const unpublished = manifest.unpublished ?? unpublishedOf(manifest.channels);
-  if (manifest.status === "ok") return `run: ok (every channel published)`;
+  const dry = manifest.channels.some((c) => typeof c.published === "string" && c.published.startsWith(DRY_RUN));
+  const run = dry ? "dry run, nothing published; the real run would be" : "run:";
+  if (manifest.status === "ok") return `${run} ok (every channel ${dry ? "would be " : ""}published)`;
   const ran = manifest.channels.length;
   const which = unpublished.map((u) => `${u.channel}: ${u.reason}`).join("; ");
-  return `run: ${manifest.status} (${unpublished.length} of ${ran} channel${ran === 1 ? "" : "s"} not published: ${which})`;
+  return `${run} ${manifest.status} (${unpublished.length} of ${ran} channel${ran === 1 ? "" : "s"} ${dry ? "would not be" : "not"} published: ${which})`;
+}
+
+/**
+ * The run's last log line with `--log-format json` (instead of the table): per
+ * channel items, excluded and published, the status and the exit code. A run
+ * that failed as a whole has no manifest: its channels are listed unpublished.
+ */
+export function summaryEvent(input: { manifest?: Manifest; channels: readonly string[]; exitCode: number; error?: { code: string; message: string } }): LogFields {
+  const { manifest } = input;
+  const channels = manifest
+    ? manifest.channels.map((c) => ({
+        name: c.name,
+        items: c.items,
+        excluded: Object.values(c.excluded).reduce((a, b) => a + b, 0),
+        excludedByReason: c.excluded,
+        published: c.published === true,
+        ...(c.published === true ? {} : { reason: c.published }),
+        file: c.file,
+      }))
+    : input.channels.map((name) => ({ name, items: 0, excluded: 0, published: false, reason: `failed: the run failed (${input.error?.code ?? "UNEXPECTED"})` }));
+  return {
+    event: "run-summary",
+    status: manifest?.status ?? "failed",
+    exitCode: input.exitCode,
+    ...(input.error ? { error: input.error } : {}),
+    ...(manifest
+      ? {
+          source: { received: manifest.source.received, total: manifest.source.total, rejected: manifest.source.rejected, retries: manifest.source.retries, resumes: manifest.source.resumes },
+          seconds: Math.round((Date.parse(manifest.endedAt) - Date.parse(manifest.startedAt)) / 100) / 10,
+        }
+      : {}),
+    channels,
+  };
 }

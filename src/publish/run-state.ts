@@ -11,21 +11,28 @@ import type { ChannelEntry, Manifest, RunStatus, Unpublished } from "./manifest.
 /** Default of `serve.maxFeedAgeHours`: a nightly run plus a day's margin for one missed night. */
 export const DEFAULT_MAX_FEED_AGE_HOURS = 36;
 
+/** A dry run's `published` text for a channel the real run would publish: counted as published, so a dry run's status says what the real run's would be. */
+export const WOULD_PUBLISH = "dry run: would publish";
+
+function publishes(entry: ChannelEntry): boolean {
+  return entry.published === true || entry.published === WOULD_PUBLISH;
+}
+
 /** Gate and failure reasons start with these words (channel-run.ts). */
 function kindOf(reason: string): Unpublished["kind"] {
-  if (reason.startsWith("gate")) return "gate";
+  if (reason.startsWith("gate") || reason.startsWith("dry run: would not publish (gate")) return "gate";
   if (reason.startsWith("failed")) return "failed";
   return "other";
 }
 
 /** The channels of a run that were not published, and why. */
 export function unpublishedOf(entries: readonly ChannelEntry[]): Unpublished[] {
-  return entries.flatMap((e) => (e.published === true ? [] : [{ channel: e.name, kind: kindOf(e.published), reason: e.published }]));
+  return entries.flatMap((e) => (publishes(e) || e.published === true ? [] : [{ channel: e.name, kind: kindOf(e.published), reason: e.published }]));
 }
 
 /** ok: every channel run was published; failed: none was (or no channel ran); degraded otherwise. */
 export function runStatusOf(entries: readonly ChannelEntry[]): RunStatus {
-  const published = entries.filter((e) => e.published === true).length;
+  const published = entries.filter(publishes).length;
   if (entries.length > 0 && published === entries.length) return "ok";
   return published === 0 ? "failed" : "degraded";
 }

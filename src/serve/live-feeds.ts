@@ -15,6 +15,11 @@
  * requests that saw it. Entries unchanged since the last load keep their handle
  * (no rehash); a file that fails its check is logged and the previous file of
  * that channel, if any, is served until the next manifest.
+ *
+ * Channels follow the manifest: when a new manifest arrives, the channels'
+ * access rules are read again from the config (`reloadAccess`), so a channel
+ * added or renamed by a run is served without a restart, and one the manifest
+ * no longer lists is not; each change is logged.
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -70,8 +75,10 @@ export class LiveFeeds {
 
   constructor(
     private readonly outputReal: string,
-    private readonly access: ReadonlyMap<string, AccessConfig>,
+    private access: ReadonlyMap<string, AccessConfig>,
     private readonly logger: Logger,
+    /** Reads the channels' access rules again (the config); a failure keeps the ones known. */
+    private readonly reloadAccess?: () => Promise<ReadonlyMap<string, AccessConfig>>,
   ) {}
 
   /** The current snapshot, after reloading the manifest if it changed on disk. */
@@ -92,11 +99,36 @@ export class LiveFeeds {
       () => "missing",
     );
     if (signature === this.signature && Date.now() < this.retryAt) return;
+    const changed = signature !== this.signature && this.signature !== "";
     this.signature = signature;
-    await this.reload();
+    if (changed) await this.refreshAccess();
+    // The first load (startup) is not a change; serve logs what it serves then.
+    await this.reload(changed);
   }
 
-  private async reload(): Promise<void> {
+  /** A new manifest may list channels added to the config since serve started. */
+  private async refreshAccess(): Promise<void> {
+    if (!this.reloadAccess) return;
+    try {
+      this.access = await this.reloadAccess();
+    } catch (error) {
+      this.logger.warn("config not read again; serving the channels known so far", { error: (error as Error).message.split("\n")[0] });
+    }
+  }
+
+  /** One line per channel that starts or stops being served, or changes file. */
+  private logChanges(before: readonly LiveFeed[], after: readonly LiveFeed[]): void {
+    const was = new Map(before.map((f) => [f.channel, f.identity.name]));
+    const now = new Map(after.map((f) => [f.channel, f.identity.name]));
+    for (const [channel, file] of now) {
+      const old = was.get(channel);
+      if (old === undefined) this.logger.info("channel now served", { channel, file });
+      else if (old !== file) this.logger.info("channel now served under another file name", { channel, file, was: old });
+    }
+    for (const [channel, file] of was) if (!now.has(channel)) this.logger.info("channel no longer served", { channel, file });
+  }
+
+  private async reload(logChanges = false): Promise<void> {
     // manifest.json is replaced by rename, so a missing or unreadable one was lost (by hand):
     // the newest copy in history/ is what the last run published (each file is still
     // checked against its entry below), so a restart does not stop every feed.
@@ -131,6 +163,7 @@ export class LiveFeeds {
       if (feed.gzip && !byName.has(feed.gzip.name)) byName.set(feed.gzip.name, { feed, gzipFile: true });
     }
     const retired = [...this.held].filter(([key]) => !held.has(key));
+    if (logChanges) this.logChanges(this.snapshot.feeds, feeds);
     this.held = held;
     this.snapshot = { manifest, from, byName, feeds };
     this.retryAt = failed ? Date.now() + RETRY_MS : Number.POSITIVE_INFINITY;

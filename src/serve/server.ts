@@ -10,6 +10,8 @@ import type { AddressInfo } from "node:net";
 import { PharmafeedError } from "../errors.js";
 import { silentLogger, type Logger } from "../log.js";
 import { DEFAULT_MAX_FEED_AGE_HOURS } from "../publish/run-state.js";
+import type { NotifySettings } from "../notify/settings.js";
+import { StaleWatch } from "../notify/stale-watch.js";
 import { logWhenDone, type AccessRecord } from "./access-log.js";
 import { LiveFeeds } from "./live-feeds.js";
 import { loggablePath, parseTarget } from "./paths.js";
@@ -36,6 +38,13 @@ export interface ServeOptions {
   now?: () => Date;
   /** serve.maxFeedAgeHours: /healthz says stale and /monitor answers 503 beyond it. */
   maxFeedAgeHours?: number;
+  /**
+   * Reads the config's channels again when a run writes a new manifest (serve
+   * follows channels added, renamed or removed); without it the channels given are kept.
+   */
+  reloadChannels?: () => Promise<ServeOptions["channels"]>;
+  /** Where the stale-feeds alert goes (the config's `notify`); checked every notify.staleCheckMinutes (default 10). */
+  notify?: NotifySettings;
 }
 
 export interface FeedServer {
@@ -43,6 +52,8 @@ export interface FeedServer {
   /** http://host:port, once listening. */
   readonly url: string;
   close(graceMs?: number): Promise<void>;
+  /** Runs the stale-feeds check now (it also runs on its timer). */
+  checkStale(): Promise<void>;
 }
 
 export async function startServer(options: ServeOptions & { host?: string; port?: number }): Promise<FeedServer> {
@@ -54,16 +65,40 @@ export async function startServer(options: ServeOptions & { host?: string; port?
   } catch (cause) {
     throw new PharmafeedError("CONFIG_INVALID", `output directory ${options.outputDir} does not exist (run generate first)`, { cause, context: { file: options.outputDir } });
   }
-  const live = new LiveFeeds(outputReal, new Map(options.channels.map((c) => [c.name, c.access])), logger);
+  const statusChannels = (channels: ServeOptions["channels"]) => channels.map((c) => ({ name: c.name, preset: c.preset, access: c.access.mode }));
+  const mappingsOf = (channels: ServeOptions["channels"]) => new Map(channels.flatMap((c) => (c.mapping ? [[c.name, c.mapping] as const] : [])));
+  const reloadChannels = options.reloadChannels;
+  const live = new LiveFeeds(
+    outputReal,
+    new Map(options.channels.map((c) => [c.name, c.access])),
+    logger,
+    reloadChannels &&
+      (async () => {
+        const channels = await reloadChannels();
+        // The status page lists the config's channels: the new ones too.
+        ctx.channels = statusChannels(channels);
+        ctx.mappings = mappingsOf(channels);
+        return new Map(channels.map((c) => [c.name, c.access]));
+      }),
+  );
   const state = new FetchState(outputReal, logger);
   await Promise.all([live.current(), state.load()]);
   state.startSaving(options.stateSaveMs ?? 60_000);
+  const staleWatch = new StaleWatch({
+    manifest: async () => (await live.current()).manifest,
+    maxFeedAgeHours: options.maxFeedAgeHours ?? DEFAULT_MAX_FEED_AGE_HOURS,
+    shop: options.shopName,
+    notify: options.notify,
+    logger,
+    now: options.now ?? (() => new Date()),
+  });
+  staleWatch.start((options.notify?.staleCheckMinutes ?? 10) * 60_000);
   const ctx: RouteContext = {
     outputReal,
     live,
     state,
-    channels: options.channels.map((c) => ({ name: c.name, preset: c.preset, access: c.access.mode })),
-    mappings: new Map(options.channels.flatMap((c) => (c.mapping ? [[c.name, c.mapping] as const] : []))),
+    channels: statusChannels(options.channels),
+    mappings: mappingsOf(options.channels),
     publicBaseUrl: options.publicBaseUrl,
     status: options.status,
     shopName: options.shopName,
@@ -115,8 +150,9 @@ export async function startServer(options: ServeOptions & { host?: string; port?
         await done;
       }
       clearTimeout(timer);
+      await staleWatch.stop();
       await state.stop();
       await live.close();
     })());
-  return { server, url, close };
+  return { server, url, close, checkStale: () => staleWatch.check() };
 }

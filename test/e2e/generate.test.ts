@@ -107,8 +107,11 @@ describe("a full run", () => {
     for (const entry of manifest.channels) expect(entry.published, entry.name).toBe(true);
     const lines = result.stderr.split("\n").filter((l) => l !== "");
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ level: expect.any(String), msg: expect.any(String) });
-    // The summary names every channel on stdout.
-    for (const entry of manifest.channels) expect(result.stdout).toContain(entry.name);
+    // With JSON logs the summary is the last log event, naming every channel; no table on stdout.
+    expect(result.stdout).toBe("");
+    const summary = JSON.parse(lines.at(-1)!) as { msg: string; channels: { name: string }[] };
+    expect(summary.msg).toBe("run summary");
+    expect(summary.channels.map((c) => c.name)).toEqual(manifest.channels.map((c) => c.name));
   });
 
   it("publishes exactly what the manifest lists: parseable, `items` items, matching bytes and sha256", async () => {
@@ -552,19 +555,33 @@ function escapeRegExp(text: string): string {
 }
 
 describe("--dry-run and --channel", () => {
-  it("--dry-run writes no feed, report or manifest, on a fresh folder and over a previous run", async () => {
+  it("--dry-run publishes nothing, writes its files into preview/ and says 'would publish', on a fresh folder and over a previous run", async () => {
     const { config } = await clean();
     const fresh = join(await tempDir(), "out");
     const first = await generate(config, ["--dry-run", "--output", fresh]);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toContain("dry run");
-    expect([...(await snapshot(fresh)).keys()]).toEqual([]);
+    expect(first.stdout).toContain("would publish");
+    expect(first.stdout).not.toContain("Published:");
+    expect(first.stdout).toMatch(/^dry run, nothing published; the real run would be ok/m);
+    const written = [...(await snapshot(fresh)).keys()];
+    expect(written.filter((f) => !f.startsWith("preview/"))).toEqual([]);
+    // The preview holds every feed, its report and the manifest the run would write; each feed parses.
+    const preview = await readManifestJson(join(fresh, "preview"));
+    expect(preview.channels.map((c) => c.published)).toEqual(preview.channels.map(() => "dry run: would publish"));
+    for (const entry of preview.channels) {
+      expect(written).toContain(`preview/${entry.file}`);
+      expect(written).toContain(`preview/reports/${entry.name}.csv`);
+      expect(first.stdout).toContain(join("preview", entry.file));
+      const rows = parseFeed(await readFile(join(fresh, "preview", entry.file), "utf8"), entry.format);
+      expect(rows.length, entry.name).toBe(entry.items);
+    }
 
     const out = await previousRunCopy();
     const before = await snapshot(out);
     const again = await generate(config, ["--dry-run", "--output", out]);
     expect(again.code, again.stderr).toBe(0);
-    expect(await snapshot(out)).toEqual(before);
+    const outside = (m: Map<string, string>) => [...m].filter(([f]) => !f.startsWith("preview/"));
+    expect(outside(await snapshot(out))).toEqual(outside(before));
   });
 
   it("--channel runs only that channel and keeps the other channels' manifest entries and files", async () => {

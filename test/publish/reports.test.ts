@@ -14,7 +14,8 @@ import { readManifestJson, type ManifestJson } from "../e2e/feeds.js";
 
 const SEED = 11;
 const PRODUCTS = 250;
-const CHANNELS = ["google-fr", "beslist-nl", "idealo-fr"];
+// generic-csv-nl opts in to title and description fallbacks (as the sample config), so the warnings report has some.
+const CHANNELS = ["google-fr", "beslist-nl", "idealo-fr", "generic-csv-nl"];
 
 let sandbox: SandboxHandle;
 let config: E2eConfig;

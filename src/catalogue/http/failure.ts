@@ -27,6 +27,8 @@ export class Failure extends Error {
   readonly retryAfterMs: number | undefined;
   /** The request surely never reached the server (safe to repeat even a create call). */
   readonly notSent: boolean;
+  /** The socket's error code (ECONNREFUSED, ...), for the log. */
+  readonly errorCode: string | undefined;
 
   constructor(
     kind: FailureKind,
@@ -38,6 +40,7 @@ export class Failure extends Error {
       violations?: unknown[];
       retryAfterMs?: number;
       notSent?: boolean;
+      errorCode?: string;
       cause?: unknown;
     } = {},
   ) {
@@ -49,6 +52,7 @@ export class Failure extends Error {
     this.violations = extra.violations;
     this.retryAfterMs = extra.retryAfterMs;
     this.notSent = extra.notSent ?? false;
+    this.errorCode = extra.errorCode;
   }
 
   get transient(): boolean {
@@ -84,10 +88,11 @@ export function classify(error: unknown): Failure {
     return new Failure("closed", "the client was closed", { cause: error });
   }
   if (TIMEOUTS.has(codeText)) {
-    return new Failure("timeout", `timed out (${codeText}: ${text})`, { cause: error, notSent: NOT_SENT.has(codeText) });
+    return new Failure("timeout", `timed out (${codeText}: ${text})`, { cause: error, notSent: NOT_SENT.has(codeText), errorCode: codeText });
   }
   return new Failure("network", `network error (${codeText || String(name)}: ${text})`, {
     cause: error,
     notSent: NOT_SENT.has(codeText),
+    ...(codeText ? { errorCode: codeText } : {}),
   });
 }

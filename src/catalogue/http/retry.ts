@@ -18,6 +18,11 @@ export interface RetryEvent {
   reason: string;
   status?: number;
   apiCode?: string;
+  /** The socket's error code when there is one (ECONNREFUSED, ENOTFOUND, ...). */
+  errorCode?: string;
+  /** Retries still allowed after this one, and at most how long they may wait in all (without Retry-After). */
+  retriesLeft: number;
+  maxWaitLeftMs: number;
 }
 
 export class RetryBudget {
@@ -48,6 +53,8 @@ export class RetryBudget {
     const delayMs = failure.retryAfterMs ?? backoffDelay(this.#failures, this.policy);
     this.#failures++;
     this.total++;
+    let maxWaitLeftMs = 0;
+    for (let next = this.#failures; next < this.policy.maxRetries; next++) maxWaitLeftMs += backoffDelay(next, { ...this.policy, jitter: "none" });
     this.onRetry({
       operation: this.operation,
       attempt: this.#failures,
@@ -55,6 +62,9 @@ export class RetryBudget {
       reason: failure.message,
       ...(failure.status === undefined ? {} : { status: failure.status }),
       ...(failure.apiCode === undefined ? {} : { apiCode: failure.apiCode }),
+      ...(failure.errorCode === undefined ? {} : { errorCode: failure.errorCode }),
+      retriesLeft: this.policy.maxRetries - this.#failures,
+      maxWaitLeftMs,
     });
     await sleep(delayMs, signal);
   }

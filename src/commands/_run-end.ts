@@ -1,0 +1,64 @@
+/**
+ * What `generate` does once the run is over, whatever its outcome: with
+ * `--log-format json` one last `run summary` event (the table is for people
+ * and stays out of a JSON log); then the alerts of the `notify` section. Its
+ * exit code is the one cli.ts returns, from the same error.
+ */
+import type { LoadedConfig } from "../config/types.js";
+import { exitCodeFor, isPharmafeedError, PharmafeedError } from "../errors.js";
+import type { Logger } from "../log.js";
+import type { GenerateResult } from "../pipeline/run.js";
+import { summaryEvent } from "../pipeline/summary.js";
+import { notify, runAlert } from "../notify/index.js";
+
+export interface RunEnd {
+  logger: Logger;
+  config: LoadedConfig;
+  /** The run's result, unless it failed as a whole. */
+  result?: GenerateResult;
+  /** The error the run ends with (its exit code), if any. */
+  outcome?: unknown;
+  /** A dry run alerts nobody. */
+  dryRun: boolean;
+}
+
+function errorOf(outcome: unknown): { code: string; message: string } | undefined {
+  if (outcome === undefined) return undefined;
+  if (isPharmafeedError(outcome)) return { code: outcome.code, message: outcome.message };
+  return { code: "UNEXPECTED", message: outcome instanceof Error ? (outcome.stack ?? outcome.message) : String(outcome) };
+}
+
+/**
+ * Logs the summary event (JSON logs) and returns the error to throw, marked as
+ * reported so that cli.ts does not write a second final line.
+ */
+export async function endRun(end: RunEnd): Promise<unknown> {
+  const { logger, outcome } = end;
+  const exitCode = outcome === undefined ? 0 : exitCodeFor(outcome);
+  const error = errorOf(outcome);
+  // Alerts first, so that a JSON log still ends with the summary; a failing notifier is logged, never thrown.
+  if (error && !end.dryRun) {
+    const alert = runAlert({
+      shop: end.config.shop.name,
+      ...(end.config.notify?.statusUrl ? { statusUrl: end.config.notify.statusUrl } : {}),
+      ...(end.result ? { manifest: end.result.manifest } : {}),
+      channels: end.config.channels.map((c) => c.name),
+      error: { code: error.code, message: error.message.split("\n")[0]! },
+      exitCode,
+    });
+    await notify(end.config.notify, alert, logger);
+  }
+  if (logger.format !== "json") return outcome;
+  const fields = summaryEvent({
+    ...(end.result ? { manifest: end.result.manifest } : {}),
+    channels: end.config.channels.map((c) => c.name),
+    exitCode,
+    ...(error ? { error } : {}),
+  });
+  if (exitCode === 0) logger.info("run summary", fields);
+  else logger.error("run summary", fields);
+  if (outcome === undefined) return undefined;
+  const marked = isPharmafeedError(outcome) ? outcome : new PharmafeedError("INTERNAL", error!.message, { cause: outcome });
+  marked.context["reported"] = true;
+  return marked;
+}
