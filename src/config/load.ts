@@ -23,6 +23,7 @@ import { SERVE_STATE_FILE } from "../serve/state-file.js";
 import { BUILTIN_TEMPLATES, loadLayout } from "../writers/load-layout.js";
 import { WRITERS } from "../writers/registry.js";
 import { substituteEnv } from "./env.js";
+import { layoutFieldProblems, mappingFieldProblems } from "./fields.js";
 import { formatIssue } from "./issues.js";
 import { readJsonFile } from "./json-file.js";
 import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
@@ -140,6 +141,15 @@ async function loadChannel(file: string, env: Env, problems: Problems, tolerate:
     WRITERS[layout.spec.format].create(layout, { channel: data.name, title: "", link: "", description: "", generatedAt: "", locale: "", country: "" });
   } catch (error) {
     problems.fromError(error);
+    return undefined;
+  }
+  // Names no item has (`{{titel}}`, a rule on `pricee`) are refused now, not rendered empty all night.
+  const fieldProblems = [
+    ...mappingFieldProblems(file, mapping.data),
+    ...layoutFieldProblems(layout, data.template ? Object.keys(mapping.data.custom) : undefined),
+  ];
+  if (fieldProblems.length > 0) {
+    problems.lines.push(...fieldProblems);
     return undefined;
   }
   const format = layout.spec.format;
