@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { RetryPolicy, Timeouts } from "../catalogue/options.js";
 import { ChannelMapping } from "../mapping/settings.js";
+import { milliseconds } from "./duration.js";
 import { PRESET_NAMES } from "../presets/index.js";
 
 export const SourceConfig = z
@@ -20,7 +21,7 @@ export const SourceConfig = z
     contact: z.string().optional(),
     timeouts: Timeouts.optional(),
     rateLimit: z.number().int().min(1).optional(),
-    rateWindowMs: z.number().int().min(1).optional(),
+    rateWindowMs: milliseconds(1).optional(),
     retry: RetryPolicy.optional(),
     /** Unit of the catalogue's prices: cents (what the service sends) or euro (the spec's wording). */
     priceUnit: z.enum(["cents", "euro"]).default("cents"),
@@ -78,7 +79,7 @@ export const MainConfig = z
         /** On SIGTERM, how long downloads in progress may take to finish before they are cut. */
         shutdownGraceMs: z.number().int().min(0).max(600_000).default(30_000),
         /** How often the last fetch per marketplace is saved to output/serve-state.json. */
-        stateSaveMs: z.number().int().min(1000).default(60_000),
+        stateSaveMs: milliseconds(1000).default(60_000),
       })
       .strict()
       .prefault({}),

@@ -71,8 +71,10 @@ class Walker {
   private call(path: hbs.AST.Expression, params: hbs.AST.Expression[], hash: hbs.AST.Hash | undefined, scopes: Shape[], block = false): void {
     const name = path.type === "PathExpression" ? (path as hbs.AST.PathExpression).original : undefined;
     const isHelper = name !== undefined && (HELPERS.has(name) || (block && ["if", "unless", "each", "with"].includes(name)));
-    if (!isHelper) this.expression(path, scopes);
-    else if (PROTOTYPE_NAMES.has(name)) this.add(path, `"${name}" reaches the prototype, not data`);
+    const called = params.length > 0 || (hash?.pairs.length ?? 0) > 0;
+    if (name !== undefined && PROTOTYPE_NAMES.has(name)) this.add(path, `"${name}" reaches the prototype, not data`);
+    // A call of something not a helper is the compiler's "unknown helper", not a field.
+    else if (!isHelper && !called) this.expression(path, scopes);
     for (const p of params) this.expression(p, scopes);
     for (const pair of hash?.pairs ?? []) this.expression(pair.value, scopes);
   }

@@ -99,7 +99,8 @@ class Compiler {
   /** A mustache or subexpression: a helper call, or a plain value. */
   private call(path: Expression, params: Expression[], hash: hbs.AST.Hash | undefined, node: Node): Expr {
     const name = path.type === "PathExpression" ? (path as hbs.AST.PathExpression).original : undefined;
-    const helper = name === undefined ? undefined : this.helpers[name];
+    // Own helpers only: `{{__lookupGetter__ "__proto__"}}` or `{{constructor}}` must not reach Object.prototype.
+    const helper = name === undefined || !Object.hasOwn(this.helpers, name) ? undefined : this.helpers[name];
     if (helper) {
       const args = params.map((p) => this.expression(p));
       return (f) => helper(...args.map((a) => a(f)));
@@ -151,7 +152,7 @@ class Compiler {
   private block(node: hbs.AST.BlockStatement): Render {
     const name = (node.path as hbs.AST.PathExpression).original;
     if (!BLOCKS.has(name)) {
-      return this.refuse(this.helpers[name] ? `"${name}" is not a block helper` : `unknown helper "${name}"`, node);
+      return this.refuse(Object.hasOwn(this.helpers, name) ? `"${name}" is not a block helper` : `unknown helper "${name}"`, node);
     }
     if (node.params.length !== 1) this.refuse(`#${name} takes one argument`, node);
     const argument = this.expression(node.params[0]!);
