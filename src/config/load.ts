@@ -274,5 +274,6 @@ export async function loadConfig(
     channels: options.only && options.only.length > 0 ? channels.filter((c) => options.only!.includes(c.name)) : channels,
     channelNames: channels.map((c) => c.name),
     serve: config.serve,
+    lock: config.lock,
   };
 }

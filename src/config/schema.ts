@@ -83,6 +83,17 @@ export const MainConfig = z
       })
       .strict()
       .prefault({}),
+    /** The run lock in the output directory (README, "One run at a time"). */
+    lock: z
+      .object({
+        /**
+         * A lock whose heartbeat (touched every staleAfterMs / 10, at most 30 s) is older than this is
+         * taken over: a run killed on another host or in a container that is gone.
+         */
+        staleAfterMs: milliseconds(10_000).default(600_000),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 export type MainConfig = z.infer<typeof MainConfig>;

@@ -37,4 +37,5 @@ export interface LoadedConfig {
   /** Every channel of the config, run or not. */
   channelNames: string[];
   serve: MainConfig["serve"];
+  lock: MainConfig["lock"];
 }
