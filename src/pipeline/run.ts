@@ -129,7 +129,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     ...(config.lock ? { staleAfterMs: config.lock.staleAfterMs } : {}),
     onLost: (holder) => logger.error("the run lock was taken over by another run while this one was alive", { file: join(outputDir, LOCK_FILE), holder }),
   });
-  if (lock.tookOver) logger.warn("took over a stale run lock", { file: lock.file, previous: lock.previous });
+  if (lock.tookOver) logger.warn("took over the stale lock of a run that is gone", { file: lock.file, previous: lock.previous });
   const client = createCatalogueClient(config.source);
   const runs: ChannelRun[] = [];
   let images: ImagePipeline | undefined;

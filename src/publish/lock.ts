@@ -110,7 +110,9 @@ function failure(action: string, file: string, error: unknown): PharmafeedError 
 
 /** Creates `file` holding `content`, whole, only if it does not exist: false when it does. */
 async function createExclusive(file: string, content: string): Promise<boolean> {
-  const draft = `${file}.new-${process.pid}-${randomBytes(6).toString("hex")}`;
+  // Named like every temporary file (`.<name>.tmp-<pid>`), so that a run killed here leaves
+  // nothing the next run's clean-up does not remove.
+  const draft = `${file}.${randomBytes(6).toString("hex")}.tmp-${process.pid}`;
   try {
     await writeFile(draft, content, { flag: "wx", mode: 0o644 });
     await link(draft, file);
@@ -127,9 +129,10 @@ async function createExclusive(file: string, content: string): Promise<boolean> 
 async function takeOver(file: string, seen: Seen, content: string): Promise<boolean> {
   const guard = `${file}${TAKEOVER_SUFFIX}`;
   if (!(await createExclusive(guard, content))) {
-    const other = await stat(guard).catch(() => undefined);
-    // A takeover in progress: the lock will be someone's in a moment. A takeover lock left by a run that died there is removed.
-    if (other && Date.now() - other.mtimeMs > TAKEOVER_STALE_MS) await rm(guard, { force: true });
+    const other = await inspect(guard).catch(() => undefined);
+    // A takeover in progress: the lock will be someone's in a moment. A takeover lock left by a
+    // run that died there (its process gone, or held far longer than a takeover takes) is removed.
+    if (other && staleness(other, TAKEOVER_STALE_MS) !== undefined) await rm(guard, { force: true });
     return false;
   }
   try {
