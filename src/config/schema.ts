@@ -118,6 +118,8 @@ export const GateConfig = z
     maxDropPercent: z.number().min(0).max(100).default(20),
     /** Not published when more than this share of products is rejected for bad data. */
     maxRejectedPercent: z.number().min(0).max(100).default(25),
+    /** A column empty in every row (column formats): a warning in the summary and manifest, or not published. */
+    emptyColumns: z.enum(["warn", "refuse"]).default("warn"),
   })
   .strict();
 

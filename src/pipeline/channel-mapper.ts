@@ -26,10 +26,12 @@ export interface Tally {
   warnings: Record<string, number>;
   /** "field:locale" -> items that took that field from a fallback locale. */
   fallbacks: Record<string, number>;
+  /** Column formats: rows whose cell is not blank, per column (layout order). */
+  filled: number[];
 }
 
 export function emptyTally(): Tally {
-  return { items: 0, rejected: 0, excluded: {}, warnings: {}, fallbacks: {} };
+  return { items: 0, rejected: 0, excluded: {}, warnings: {}, fallbacks: {}, filled: [] };
 }
 
 function bump(counts: Record<string, number>, key: string, by = 1): void {
@@ -42,6 +44,7 @@ export function addTally(into: Tally, from: Tally): void {
   for (const key of ["excluded", "warnings", "fallbacks"] as const) {
     for (const [k, n] of Object.entries(from[key])) bump(into[key], k, n);
   }
+  from.filled.forEach((n, i) => (into.filled[i] = (into.filled[i] ?? 0) + n));
 }
 
 /** What a channel needs to map and render; plain data, so that it crosses to a worker thread. */
@@ -99,7 +102,7 @@ export class ChannelMapper {
 
   /** Counts an item; returns its row. */
   row(item: FeedItem, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>): string {
-    const row = this.writer.row(item);
+    const row = this.writer.row(item, this.tally.filled);
     for (const warning of warnings) bump(this.tally.warnings, warning.code);
     for (const field in fallbacks) bump(this.tally.fallbacks, `${field}:${fallbacks[field]}`);
     this.tally.items++;

@@ -10,13 +10,15 @@ import { createTemplateEngine, type RenderFn } from "./template.js";
 
 const raw = createTemplateEngine((value) => value);
 
-export type CellRenderer = (item: FeedItem) => string[];
+/** `filled[i]` counts the rows whose cell i is not blank (a column empty in every row is a warning). */
+export type CellRenderer = (item: FeedItem, filled?: number[]) => string[];
 
 export function compileColumns(columns: readonly Column[], source: string): CellRenderer {
   const cells: RenderFn[] = columns.map((column) => raw.compile(column.value, `${source} column "${column.header}"`));
-  return (item) => {
+  return (item, filled) => {
     const out = new Array<string>(cells.length);
     for (let i = 0; i < cells.length; i++) out[i] = cells[i]!(item);
+    if (filled) for (let i = 0; i < out.length; i++) if (out[i]!.trim() !== "") filled[i] = (filled[i] ?? 0) + 1;
     return out;
   };
 }

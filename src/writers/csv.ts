@@ -83,7 +83,7 @@ export function createCsvWriter(layout: LoadedLayout): FeedWriter {
   const line = rowStringifier(options);
   return {
     header: () => (bom ? "\uFEFF" : "") + stringify([columns.map((c) => c.header)], options),
-    row: (item) => line(render(item)),
+    row: (item, filled) => line(render(item, filled)),
     separator: "",
     footer: () => "",
   };

@@ -4,7 +4,7 @@ import type { LoadedLayout } from "./layout.js";
 import { compileColumns } from "./columns.js";
 import type { FeedWriter } from "./types.js";
 
-function toObject(layout: LoadedLayout): (item: FeedItem) => unknown {
+function toObject(layout: LoadedLayout): (item: FeedItem, filled?: number[]) => unknown {
   if (layout.spec.format !== "json" && layout.spec.format !== "ndjson") {
     throw new TypeError(`json writer given a ${layout.spec.format} layout`);
   }
@@ -15,8 +15,8 @@ function toObject(layout: LoadedLayout): (item: FeedItem) => unknown {
   }
   const render = compileColumns(columns, layout.source);
   const keys = columns.map((c) => c.header);
-  return (item) => {
-    const cells = render(item);
+  return (item, filled) => {
+    const cells = render(item, filled);
     const object: Record<string, string> = {};
     keys.forEach((key, i) => (object[key] = cells[i] ?? ""));
     return object;
@@ -27,7 +27,7 @@ export function createJsonWriter(layout: LoadedLayout): FeedWriter {
   const project = toObject(layout);
   return {
     header: () => "[",
-    row: (item) => "\n" + JSON.stringify(project(item)),
+    row: (item, filled) => "\n" + JSON.stringify(project(item, filled)),
     separator: ",",
     footer: (rows) => (rows === 0 ? "]\n" : "\n]\n"),
   };
@@ -37,7 +37,7 @@ export function createNdjsonWriter(layout: LoadedLayout): FeedWriter {
   const project = toObject(layout);
   return {
     header: () => "",
-    row: (item) => JSON.stringify(project(item)) + "\n",
+    row: (item, filled) => JSON.stringify(project(item, filled)) + "\n",
     separator: "",
     footer: () => "",
   };

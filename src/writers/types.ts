@@ -9,8 +9,9 @@ export interface FeedWriter {
   /**
    * A row depends on its item only (worker threads render rows apart, see
    * pipeline/shard/); what goes between two rows (JSON's comma) is this.
+   * A column format counts its non-blank cells into `filled` (per column, in layout order).
    */
-  row(item: FeedItem): string;
+  row(item: FeedItem, filled?: number[]): string;
   separator: string;
   /** `rows`: how many rows the feed has. */
   footer(rows: number): string;

@@ -192,3 +192,38 @@ describe("the output folder between runs", () => {
     expect(result.manifest.channels.map((c) => c.name)).toEqual(["alpha", "beta"]);
   });
 });
+
+describe("columns empty in every row", () => {
+  // idealo's layout has columns for the optional custom.deliveryCosts, paymentCosts and
+  // deliveryTime: a channel that sets none of them publishes those columns empty.
+  const idealo = (gate: Record<string, unknown> = {}): ChannelFileJson => ({ ...lenient("idealo-fr", "idealo"), gate: { maxRejectedPercent: 100, ...gate } });
+  const EMPTY = ["deliveryCosts_standard", "paymentCosts_credit_card", "deliveryTime"];
+
+  it.each([
+    ["on the main thread", 0],
+    ["on worker threads", 2],
+  ])("are a warning in the manifest entry and the summary (%s)", async (_, workers) => {
+    const sandbox = await sandboxOf({ seed: 5, products: 60 });
+    const tree = await writeConfig({ channels: [idealo(), { ...idealo(), name: "idealo-set", custom: { deliveryCosts: "4.90", paymentCosts: "0", deliveryTime: "2 days" } }] });
+    const env = { CATALOGUE_API_BASE_URL: sandbox.url, CATALOGUE_API_KEY_ID: sandbox.keyId, CATALOGUE_API_KEY_SECRET: sandbox.keySecret };
+    const config = await loadConfig(tree.configFile, { env });
+    const result = await runGenerate({ config, logger: silentLogger, workers });
+    const [unset, set] = result.manifest.channels;
+    expect(unset!.items).toBeGreaterThan(0);
+    expect(unset!.emptyColumns).toEqual(EMPTY);
+    expect(unset!.published).toBe(true);
+    expect(set!.emptyColumns).toBeUndefined();
+    let summary = "";
+    reportRun(result, (text) => (summary += text));
+    expect(summary).toContain(`warning: idealo-fr: columns empty in every row: ${EMPTY.join(", ")}`);
+    expect(summary).not.toContain("warning: idealo-set");
+  });
+
+  it("trip the gate with gate.emptyColumns \"refuse\": not published, exit 5", async () => {
+    const sandbox = await sandboxOf({ seed: 5, products: 60 });
+    const result = await generate(sandbox, { channels: [idealo({ emptyColumns: "refuse" })] });
+    const [entry] = result.manifest.channels;
+    expect(entry!.published).toBe(`gate: columns ${EMPTY.map((c) => `"${c}"`).join(", ")} empty in every row (gate.emptyColumns "refuse")`);
+    expect(outcome(result)).toEqual({ code: "GATE_TRIPPED", exit: 5 });
+  });
+});
