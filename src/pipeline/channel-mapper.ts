@@ -26,7 +26,7 @@ export interface Tally {
   warnings: Record<string, number>;
   /** "field:locale" -> items that took that field from a fallback locale. */
   fallbacks: Record<string, number>;
-  /** Column formats: rows whose cell is not blank, per column (layout order). */
+  /** Column formats: non-zero for each column (layout order) some row filled. */
   filled: number[];
 }
 

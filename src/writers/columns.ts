@@ -10,7 +10,10 @@ import { createTemplateEngine, type RenderFn } from "./template.js";
 
 const raw = createTemplateEngine((value) => value);
 
-/** `filled[i]` counts the rows whose cell i is not blank (a column empty in every row is a warning). */
+/**
+ * `filled[i]` becomes non-zero once a row's cell i is not blank (a column empty in every row is a
+ * warning). A column already seen filled is not looked at again: the check costs nothing per row then.
+ */
 export type CellRenderer = (item: FeedItem, filled?: number[]) => string[];
 
 export function compileColumns(columns: readonly Column[], source: string): CellRenderer {
@@ -18,7 +21,7 @@ export function compileColumns(columns: readonly Column[], source: string): Cell
   return (item, filled) => {
     const out = new Array<string>(cells.length);
     for (let i = 0; i < cells.length; i++) out[i] = cells[i]!(item);
-    if (filled) for (let i = 0; i < out.length; i++) if (out[i]!.trim() !== "") filled[i] = (filled[i] ?? 0) + 1;
+    if (filled) for (let i = 0; i < out.length; i++) if (!filled[i] && out[i]!.trim() !== "") filled[i] = 1;
     return out;
   };
 }

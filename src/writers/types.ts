@@ -9,7 +9,7 @@ export interface FeedWriter {
   /**
    * A row depends on its item only (worker threads render rows apart, see
    * pipeline/shard/); what goes between two rows (JSON's comma) is this.
-   * A column format counts its non-blank cells into `filled` (per column, in layout order).
+   * A column format marks in `filled` (per column, layout order) the columns this row filled.
    */
   row(item: FeedItem, filled?: number[]): string;
   separator: string;
