@@ -255,12 +255,14 @@ export class ChannelRun {
     return { ...base, bytes: stats.bytes, sha256: stats.sha256, published: true, live };
   }
 
-  /** Column formats: the headers of the columns blank in every row (none when there were no rows). */
+  /**
+   * The columns blank in every row (none when there were no rows): headers of a column
+   * format, top-level `{{...}}` of an XML item template (those inside #if are optional).
+   */
   private emptyColumns(tally: Tally): { emptyColumns?: string[] } {
-    const spec = this.channel.layout.spec;
-    const columns = spec.format === "xml" ? undefined : spec.columns;
+    const columns = this.mapper.writer.columns;
     if (!columns || tally.items === 0) return {};
-    const empty = columns.filter((_, i) => (tally.filled[i] ?? 0) === 0).map((c) => c.header);
+    const empty = columns.filter((_, i) => (tally.filled[i] ?? 0) === 0);
     return empty.length > 0 ? { emptyColumns: empty } : {};
   }
 

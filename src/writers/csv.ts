@@ -85,6 +85,7 @@ export function createCsvWriter(layout: LoadedLayout): FeedWriter {
     header: () => (bom ? "\uFEFF" : "") + stringify([columns.map((c) => c.header)], options),
     row: (item, filled) => line(render(item, filled)),
     separator: "",
+    columns: columns.map((c) => c.header),
     footer: () => "",
   };
 }

@@ -23,9 +23,16 @@ function toObject(layout: LoadedLayout): (item: FeedItem, filled?: number[]) => 
   };
 }
 
+/** The keys of a JSON layout with columns (the whole item has no columns to check). */
+function columnNames(layout: LoadedLayout): { columns?: string[] } {
+  const spec = layout.spec;
+  return spec.format !== "xml" && spec.columns ? { columns: spec.columns.map((c) => c.header) } : {};
+}
+
 export function createJsonWriter(layout: LoadedLayout): FeedWriter {
   const project = toObject(layout);
   return {
+    ...columnNames(layout),
     header: () => "[",
     row: (item, filled) => "\n" + JSON.stringify(project(item, filled)),
     separator: ",",
@@ -36,6 +43,7 @@ export function createJsonWriter(layout: LoadedLayout): FeedWriter {
 export function createNdjsonWriter(layout: LoadedLayout): FeedWriter {
   const project = toObject(layout);
   return {
+    ...columnNames(layout),
     header: () => "",
     row: (item, filled) => JSON.stringify(project(item, filled)) + "\n",
     separator: "",

@@ -23,12 +23,18 @@ import { cdata } from "./escape.js";
 import { layoutHelpers, Markup, text, type Helper } from "./helpers.js";
 
 export type Escaper = (value: string) => string;
-export type RenderFn = (context: unknown) => string;
+/**
+ * `filled` (optional) marks, per top-level mustache of the template (`tracked`, in order),
+ * whether this render gave it a non-blank value: an XML layout's "columns".
+ */
+export type RenderFn = ((context: unknown, filled?: number[]) => string) & { tracked: readonly string[] };
 
 interface Frame {
   value: unknown;
   parent: Frame | undefined;
   data: Record<string, unknown>;
+  /** Only on the root frame: see RenderFn. */
+  filled?: number[] | undefined;
 }
 
 type Expr = (frame: Frame) => unknown;
@@ -51,6 +57,9 @@ function property(value: unknown, key: string): unknown {
 }
 
 class Compiler {
+  /** Top-level mustaches, `{{name}}` (line N): what a template's "columns" are for the empty-column check. */
+  readonly tracked: string[] = [];
+
   constructor(
     private readonly escape: Escaper,
     private readonly helpers: Record<string, Helper>,
@@ -64,13 +73,27 @@ class Compiler {
     });
   }
 
-  program(program: hbs.AST.Program | undefined): Render {
+  program(program: hbs.AST.Program | undefined, top = false): Render {
     if (!program) return () => "";
-    const parts = program.body.map((node) => this.statement(node)).filter((r): r is Render => r !== undefined);
+    const parts = program.body.map((node) => (top && node.type === "MustacheStatement" ? this.track(node) : this.statement(node))).filter((r): r is Render => r !== undefined);
     if (parts.length === 1) return parts[0]!;
     return (frame) => {
       let out = "";
       for (const part of parts) out += part(frame);
+      return out;
+    };
+  }
+
+  /** A top-level mustache: marks `filled` once it renders something; a column seen filled costs nothing more. */
+  private track(node: Node): Render {
+    const render = this.statement(node)!;
+    const k = this.tracked.length;
+    const m = node as hbs.AST.MustacheStatement;
+    const name = m.path.type === "PathExpression" ? (m.path as hbs.AST.PathExpression).original : "?";
+    this.tracked.push(`{{${[name, ...m.params.map((p) => (p.type === "PathExpression" ? (p as hbs.AST.PathExpression).original : "…"))].join(" ")}}} (line ${node.loc?.start.line ?? "?"})`);
+    return (f) => {
+      const out = render(f);
+      if (f.filled && !f.filled[k] && out.trim() !== "") f.filled[k] = 1;
       return out;
     };
   }
@@ -199,7 +222,8 @@ function rootOf(frame: Frame): Frame {
 export function createTemplateEngine(escape: Escaper) {
   const helpers = layoutHelpers(cdata);
   return {
-    compile(template: string, source: string): RenderFn {
+    /** `track`: count the top-level mustaches' fills (RenderFn); off, they cost nothing. */
+    compile(template: string, source: string, options: { track?: boolean } = {}): RenderFn {
       let ast: hbs.AST.Program;
       try {
         ast = Handlebars.parse(template);
@@ -209,8 +233,11 @@ export function createTemplateEngine(escape: Escaper) {
           context: { file: source },
         });
       }
-      const render = new Compiler(escape, helpers, source).program(ast);
-      return (context) => render({ value: context, parent: undefined, data: {} });
+      const compiler = new Compiler(escape, helpers, source);
+      const render = compiler.program(ast, options.track === true);
+      return Object.assign((context: unknown, filled?: number[]) => render({ value: context, parent: undefined, data: {}, filled }), {
+        tracked: compiler.tracked as readonly string[],
+      });
     },
   };
 }

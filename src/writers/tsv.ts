@@ -13,6 +13,7 @@ export function createTsvWriter(layout: LoadedLayout): FeedWriter {
   const render = compileColumns(columns, layout.source);
   return {
     header: () => columns.map((c) => tsvValue(c.header)).join("\t") + "\n",
+    columns: columns.map((c) => c.header),
     row: (item, filled) => render(item, filled).map(tsvValue).join("\t") + "\n",
     separator: "",
     footer: () => "",

@@ -13,6 +13,8 @@ export interface FeedWriter {
    */
   row(item: FeedItem, filled?: number[]): string;
   separator: string;
+  /** What `filled` of row() counts: the headers of a column format, the item template's top-level `{{...}}` in XML. */
+  columns?: readonly string[];
   /** `rows`: how many rows the feed has. */
   footer(rows: number): string;
 }

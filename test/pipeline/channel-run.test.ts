@@ -219,6 +219,22 @@ describe("columns empty in every row", () => {
     expect(summary).not.toContain("warning: idealo-set");
   });
 
+  it("cover an XML item template's top-level {{...}} (those inside #if are optional)", async () => {
+    const sandbox = await sandboxOf({ seed: 5, products: 60 });
+    const files = {
+      "layouts/x/layout.json": { format: "xml", header: "h.hbs", item: "i.hbs", footer: "f.hbs" },
+      "layouts/x/h.hbs": "<feed>\n",
+      "layouts/x/i.hbs": "<item><id>{{id}}</id>\n<sale>{{salePrice.text}}</sale>{{#if salePriceFrom}}<from>{{salePriceFrom}}</from>{{/if}}</item>\n",
+      "layouts/x/f.hbs": "</feed>\n",
+    };
+    const result = await generate(sandbox, { channels: [{ ...lenient("xml"), template: "../layouts/x" }], files });
+    const [entry] = result.manifest.channels;
+    expect(entry!.items).toBeGreaterThan(0);
+    // No offers file, so no sale price: the <sale> element is empty in every item.
+    expect(entry!.emptyColumns).toEqual(["{{salePrice.text}} (line 2)"]);
+    expect(entry!.published).toBe(true);
+  });
+
   it("trip the gate with gate.emptyColumns \"refuse\": not published, exit 5", async () => {
     const sandbox = await sandboxOf({ seed: 5, products: 60 });
     const result = await generate(sandbox, { channels: [idealo({ emptyColumns: "refuse" })] });
