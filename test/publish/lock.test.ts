@@ -106,23 +106,39 @@ describe("run lock", () => {
     ensureBuilt();
     const d = await dir();
     const file = join(d, LOCK_FILE);
+    // The winner holds the lock until both have answered (its stdin closes), so that a run
+    // started late on a loaded machine still meets the other's lock.
     const script = `
       const { acquireLock } = await import(${JSON.stringify(join(ROOT, "dist/publish/lock.js"))});
-      try { const lock = await acquireLock(process.argv[1], { staleAfterMs: 60000 }); process.stdout.write("won"); await new Promise((r) => setTimeout(r, 300)); await lock.release(); }
-      catch (e) { process.stdout.write(e.code); }`;
-    const run = () =>
-      new Promise<string>((resolve) => {
-        const child = spawn(process.execPath, ["--input-type=module", "-e", script, d], { stdio: ["ignore", "pipe", "inherit"] });
-        let out = "";
-        child.stdout.on("data", (b: Buffer) => (out += b.toString()));
-        child.on("close", () => resolve(out));
-      });
+      let lock;
+      try { lock = await acquireLock(process.argv[1], { staleAfterMs: 60000 }); process.stdout.write("won"); }
+      catch (e) { process.stdout.write(String(e.code)); process.exit(0); }
+      process.stdin.resume();
+      process.stdin.on("end", async () => { await lock.release(); process.exit(0); });`;
+    async function race(): Promise<string[]> {
+      const children = [0, 1].map(() => spawn(process.execPath, ["--input-type=module", "-e", script, d], { stdio: ["pipe", "pipe", "inherit"] }));
+      const closed = children.map((child) => new Promise((resolve) => child.on("close", resolve)));
+      const answers = children.map(
+        (child) =>
+          new Promise<string>((resolve) => {
+            let out = "";
+            child.stdout.on("data", (b: Buffer) => {
+              out += b.toString();
+              resolve(out);
+            });
+            child.on("close", () => resolve(out));
+          }),
+      );
+      const outcomes = await Promise.all(answers);
+      for (const child of children) child.stdin.end();
+      await Promise.all(closed);
+      return outcomes.sort();
+    }
     for (let round = 0; round < 12; round++) {
       await writeFile(file, JSON.stringify({ pid: 1, host: "killed-container", startedAt: "x", token: "old" }));
       const old = new Date(Date.now() - 3_600_000);
       await utimes(file, old, old);
-      const outcomes = (await Promise.all([run(), run()])).sort();
-      expect(outcomes, `round ${round}`).toEqual(["LOCK_HELD", "won"]);
+      expect(await race(), `round ${round}`).toEqual(["LOCK_HELD", "won"]);
     }
     await rm(d, { recursive: true, force: true });
   });
