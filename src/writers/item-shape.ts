@@ -10,8 +10,13 @@ import type { FeedMeta } from "./types.js";
 const MONEY = object({ cents: SCALAR, currency: SCALAR, text: SCALAR, amount: SCALAR });
 const MEASURE = object({ value: SCALAR, unit: SCALAR, text: SCALAR });
 
-/** `imageSources` is removed before a row is written (feed-item.ts), so no layout sees it. */
-const ITEM_FIELDS = {
+/**
+ * Every FeedItem field must be here (a field added without its shape does not compile).
+ * `imageSources` is removed before a row is written (feed-item.ts), so no layout sees it.
+ * Names FeedItem does not have yet are allowed: fields added on other branches
+ * (landingPageUrl, currentPrice, ...) stay known whichever lands first.
+ */
+const ITEM_FIELDS: Record<Exclude<keyof FeedItem, "imageSources">, Shape> & Record<string, Shape> = {
   id: SCALAR,
   title: SCALAR,
   description: SCALAR,
@@ -44,7 +49,12 @@ const ITEM_FIELDS = {
   locale: SCALAR,
   fallbacks: ANY,
   custom: ANY,
-} satisfies Record<Exclude<keyof FeedItem, "imageSources">, Shape>;
+  landingPageUrl: SCALAR,
+  currentPrice: MONEY,
+  salePriceEffectiveDate: SCALAR,
+  unitPricingBaseMeasure: MEASURE,
+  unitPrice: MONEY,
+};
 
 /**
  * The item a channel's layout renders. `customNames` closes `custom.<name>` to the
