@@ -26,7 +26,7 @@ export interface Tally {
   warnings: Record<string, number>;
   /** "field:locale" -> items that took that field from a fallback locale. */
   fallbacks: Record<string, number>;
-  /** Column formats: non-zero for each column (layout order) some row filled. */
+  /** Non-zero for each of the writer's columns some row filled (FeedWriter.filled); summed across workers. */
   filled: number[];
 }
 
@@ -102,7 +102,9 @@ export class ChannelMapper {
 
   /** Counts an item; returns its row. */
   row(item: FeedItem, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>): string {
-    const row = this.writer.row(item, this.tally.filled);
+    const row = this.writer.row(item);
+    // The writer's live marks, carried by the tally (shard.ts sends and replaces the tally per batch).
+    if (this.writer.filled) this.tally.filled = this.writer.filled;
     for (const warning of warnings) bump(this.tally.warnings, warning.code);
     for (const field in fallbacks) bump(this.tally.fallbacks, `${field}:${fallbacks[field]}`);
     this.tally.items++;

@@ -24,17 +24,18 @@ function toObject(layout: LoadedLayout): (item: FeedItem, filled?: number[]) => 
 }
 
 /** The keys of a JSON layout with columns (the whole item has no columns to check). */
-function columnNames(layout: LoadedLayout): { columns?: string[] } {
+function columnNames(layout: LoadedLayout, filled: number[]): { columns?: string[]; filled?: number[] } {
   const spec = layout.spec;
-  return spec.format !== "xml" && spec.columns ? { columns: spec.columns.map((c) => c.header) } : {};
+  return spec.format !== "xml" && spec.columns ? { columns: spec.columns.map((c) => c.header), filled } : {};
 }
 
 export function createJsonWriter(layout: LoadedLayout): FeedWriter {
   const project = toObject(layout);
+  const filled: number[] = [];
   return {
-    ...columnNames(layout),
+    ...columnNames(layout, filled),
     header: () => "[",
-    row: (item, filled) => "\n" + JSON.stringify(project(item, filled)),
+    row: (item) => "\n" + JSON.stringify(project(item, filled)),
     separator: ",",
     footer: (rows) => (rows === 0 ? "]\n" : "\n]\n"),
   };
@@ -42,10 +43,11 @@ export function createJsonWriter(layout: LoadedLayout): FeedWriter {
 
 export function createNdjsonWriter(layout: LoadedLayout): FeedWriter {
   const project = toObject(layout);
+  const filled: number[] = [];
   return {
-    ...columnNames(layout),
+    ...columnNames(layout, filled),
     header: () => "",
-    row: (item, filled) => JSON.stringify(project(item, filled)) + "\n",
+    row: (item) => JSON.stringify(project(item, filled)) + "\n",
     separator: "",
     footer: () => "",
   };

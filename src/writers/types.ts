@@ -9,12 +9,17 @@ export interface FeedWriter {
   /**
    * A row depends on its item only (worker threads render rows apart, see
    * pipeline/shard/); what goes between two rows (JSON's comma) is this.
-   * A column format marks in `filled` (per column, layout order) the columns this row filled.
    */
-  row(item: FeedItem, filled?: number[]): string;
+  row(item: FeedItem): string;
   separator: string;
-  /** What `filled` of row() counts: the headers of a column format, the item template's top-level `{{...}}` in XML. */
+  /** What `filled` counts: the headers of a column format, the item template's top-level `{{...}}` in XML. */
   columns?: readonly string[];
+  /**
+   * Non-zero for each of `columns` some row so far rendered non-blank (the writer marks it as rows
+   * go): a column empty in every row is a warning. A live array, so that a wrapper that copies the
+   * writer's properties (`{ ...writer, row }`) still sees it.
+   */
+  filled?: number[];
   /** `rows`: how many rows the feed has. */
   footer(rows: number): string;
 }

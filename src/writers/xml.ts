@@ -15,10 +15,12 @@ export function createXmlWriter(layout: LoadedLayout, meta: FeedMeta): FeedWrite
   const renderHeader = engine.compile(header, `${layout.source}/${layout.spec.header}`);
   const renderItem = engine.compile(item, `${layout.source}/${layout.spec.item}`, { track: true });
   const renderFooter = engine.compile(footer, `${layout.source}/${layout.spec.footer}`);
+  const filled: number[] = [];
   return {
     header: () => renderHeader(meta),
-    row: (feedItem, filled) => renderItem(feedItem, filled),
+    row: (feedItem) => renderItem(feedItem, filled),
     columns: renderItem.tracked,
+    filled,
     separator: "",
     footer: () => renderFooter(meta),
   };
