@@ -194,29 +194,37 @@ describe("the output folder between runs", () => {
 });
 
 describe("columns empty in every row", () => {
-  // idealo's layout has columns for the optional custom.deliveryCosts, paymentCosts and
-  // deliveryTime: a channel that sets none of them publishes those columns empty.
-  const idealo = (gate: Record<string, unknown> = {}): ChannelFileJson => ({ ...lenient("idealo-fr", "idealo"), gate: { maxRejectedPercent: 100, ...gate } });
-  const EMPTY = ["deliveryCosts_standard", "paymentCosts_credit_card", "deliveryTime"];
+  // Without an offers file no product has a sale price, and `custom.note` is empty unless the channel sets it.
+  const files = {
+    "layouts/c/layout.json": {
+      format: "csv",
+      columns: [
+        { header: "id", value: "{{id}}" },
+        { header: "sale", value: "{{salePrice.text}}" },
+        { header: "note", value: "{{custom.note}}" },
+      ],
+    },
+  };
+  const csv = (name: string, extra: Partial<ChannelFileJson> = {}): ChannelFileJson => ({ ...lenient(name), template: "../layouts/c", custom: { note: "" }, ...extra });
 
   it.each([
     ["on the main thread", 0],
     ["on worker threads", 2],
   ])("are a warning in the manifest entry and the summary (%s)", async (_, workers) => {
     const sandbox = await sandboxOf({ seed: 5, products: 60 });
-    const tree = await writeConfig({ channels: [idealo(), { ...idealo(), name: "idealo-set", custom: { deliveryCosts: "4.90", paymentCosts: "0", deliveryTime: "2 days" } }] });
+    const tree = await writeConfig({ channels: [csv("unset"), csv("set", { custom: { note: "Livraison 24 h" } })], files });
     const env = { CATALOGUE_API_BASE_URL: sandbox.url, CATALOGUE_API_KEY_ID: sandbox.keyId, CATALOGUE_API_KEY_SECRET: sandbox.keySecret };
     const config = await loadConfig(tree.configFile, { env });
     const result = await runGenerate({ config, logger: silentLogger, workers });
     const [unset, set] = result.manifest.channels;
     expect(unset!.items).toBeGreaterThan(0);
-    // Other columns of the preset may be empty too on this catalogue; these three always are.
-    expect(unset!.emptyColumns).toEqual(expect.arrayContaining(EMPTY));
+    expect(unset!.emptyColumns).toEqual(["sale", "note"]);
     expect(unset!.published).toBe(true);
-    expect((set!.emptyColumns ?? []).filter((c) => EMPTY.includes(c))).toEqual([]);
+    expect(set!.emptyColumns).toEqual(["sale"]);
     let summary = "";
     reportRun(result, (text) => (summary += text));
-    expect(summary).toMatch(new RegExp(`warning: idealo-fr: columns empty in every row: .*${EMPTY.join(", ")}`));
+    expect(summary).toContain("warning: unset: columns empty in every row: sale, note");
+    expect(summary).toContain("warning: set: column empty in every row: sale");
   });
 
   it("cover an XML item template's top-level {{...}} (those inside #if are optional)", async () => {
@@ -237,9 +245,9 @@ describe("columns empty in every row", () => {
 
   it("trip the gate with gate.emptyColumns \"refuse\": not published, exit 5", async () => {
     const sandbox = await sandboxOf({ seed: 5, products: 60 });
-    const result = await generate(sandbox, { channels: [idealo({ emptyColumns: "refuse" })] });
+    const result = await generate(sandbox, { channels: [csv("strict", { gate: { maxRejectedPercent: 100, emptyColumns: "refuse" } })], files });
     const [entry] = result.manifest.channels;
-    expect(entry!.published).toMatch(/^gate: columns .*"deliveryCosts_standard", "paymentCosts_credit_card", "deliveryTime" empty in every row \(gate\.emptyColumns "refuse"\)$/);
+    expect(entry!.published).toBe('gate: columns "sale", "note" empty in every row (gate.emptyColumns "refuse")');
     expect(outcome(result)).toEqual({ code: "GATE_TRIPPED", exit: 5 });
   });
 });
