@@ -6,6 +6,7 @@
  * be logged, inspected or serialised without leaking it.
  */
 import { z } from "zod";
+import { milliseconds } from "../config/duration.js";
 import { PharmafeedError } from "../errors.js";
 import { Secret } from "./secret.js";
 
@@ -38,11 +39,11 @@ const BaseUrl = z.string().transform((raw, ctx) => {
 
 export const Timeouts = z.strictObject({
   /** TCP/TLS connect timeout. */
-  connectMs: z.number().int().min(1).default(10_000),
+  connectMs: milliseconds(1).default(10_000),
   /** Time from sending a request to receiving the response headers. */
-  headersMs: z.number().int().min(1).default(60_000),
+  headersMs: milliseconds(1).default(60_000),
   /** Longest silence between two chunks of a response body (a stalled stream is resumed). */
-  bodyIdleMs: z.number().int().min(1).default(60_000),
+  bodyIdleMs: milliseconds(1).default(60_000),
 });
 
 export const RetryPolicy = z.strictObject({
@@ -52,8 +53,8 @@ export const RetryPolicy = z.strictObject({
    */
   maxRetries: z.number().int().min(0).default(6),
   /** First backoff ceiling; it doubles per retry up to `maxMs`. */
-  baseMs: z.number().int().min(0).default(1_000),
-  maxMs: z.number().int().min(0).default(60_000),
+  baseMs: milliseconds(0).default(1_000),
+  maxMs: milliseconds(0).default(60_000),
   /** "full": wait a random time in [0, ceiling] (AWS "full jitter"); "none": wait the ceiling. */
   jitter: z.enum(["full", "none"]).default("full"),
 });
@@ -69,7 +70,7 @@ export const SourceOptions = z.strictObject({
   timeouts: Timeouts.prefault({}),
   /** Requests per rolling window per key, shared by every client of the process. */
   rateLimit: z.number().int().min(1).default(100),
-  rateWindowMs: z.number().int().min(1).default(60_000),
+  rateWindowMs: milliseconds(1).default(60_000),
   retry: RetryPolicy.prefault({}),
 });
 export type SourceOptions = z.infer<typeof SourceOptions>;

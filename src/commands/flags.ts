@@ -9,6 +9,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Options } from "yargs";
+import { MAX_TIMER_MS } from "../config/duration.js";
 
 /** Thrown inside a coerce function; yargs hands the message to cli.ts's fail handler (USAGE). */
 function refuse(flag: string, value: unknown, expected: string): never {
@@ -61,9 +62,6 @@ export function workersFlag(cores = availableParallelism()): IntegerFlag {
 
 /** The sandbox's generator seed: any 32-bit integer (the generator's PRNG state). */
 export const SEED: IntegerFlag = { min: -(2 ** 31), max: 2 ** 31 - 1, what: "an integer seed" };
-
-/** Longest delay a Node timer takes: beyond 2^31 - 1 ms, setTimeout fires after 1 ms. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A duration in milliseconds a timer will wait (see MAX_TIMER_MS). */
 export function MS(min: number): IntegerFlag {

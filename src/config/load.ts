@@ -6,13 +6,14 @@
  * Every problem of every file is collected; one CONFIG_INVALID lists them all.
  */
 import { access } from "node:fs/promises";
-import { dirname, extname, join, resolve } from "node:path";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import type { z } from "zod";
 import { ProductFilter, ProductSorting } from "../catalogue/query/product-filter.js";
 import { resolveSourceOptions, type SourceOptions } from "../catalogue/options.js";
 import { PharmafeedError } from "../errors.js";
 import { ChannelMapping, type ChannelMappingInput } from "../mapping/settings.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
+import { temporaryPath } from "../publish/atomic-output.js";
 import { LOCK_FILE } from "../publish/lock.js";
 import { HISTORY_DIR, MANIFEST_FILE } from "../publish/manifest.js";
 import { PREVIEW_DIR } from "../publish/preview.js";
@@ -24,6 +25,7 @@ import { SERVE_STATE_FILE } from "../serve/state-file.js";
 import { BUILTIN_TEMPLATES, loadLayout } from "../writers/load-layout.js";
 import { WRITERS } from "../writers/registry.js";
 import { substituteEnv } from "./env.js";
+import { layoutFieldProblems, mappingFieldProblems } from "./fields.js";
 import { formatIssue } from "./issues.js";
 import { readJsonFile } from "./json-file.js";
 import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
@@ -31,6 +33,16 @@ import type { LoadedChannel, LoadedConfig } from "./types.js";
 
 /** What the run itself keeps in the output directory. */
 const RESERVED_OUTPUT_NAMES = new Set([MANIFEST_FILE, HISTORY_DIR, REPORTS_DIR, LOCK_FILE, IMAGES_DIR, SERVE_STATE_FILE, PREVIEW_DIR]);
+
+/** ext4, XFS, btrfs, tmpfs and NTFS refuse a longer file name (NAME_MAX). */
+const MAX_NAME_BYTES = 255;
+/** Largest pid Linux hands out (pid_max's ceiling, 2^22): temporary names carry one. */
+const LONGEST_PID = String(2 ** 22);
+
+/** The longest name a run writes for `file`: its temporary twin (atomic-output), with the longest pid. */
+function longestWrittenName(file: string): number {
+  return Buffer.byteLength(basename(temporaryPath(join("/", file)))) + LONGEST_PID.length - String(process.pid).length;
+}
 
 /** Locales the catalogue serves (BE: nl, fr, en, de; FR: fr, en; AU: en). */
 export const KNOWN_LOCALES = ["fr", "nl", "en", "de"] as const;
@@ -134,13 +146,20 @@ async function loadChannel(file: string, env: Env, problems: Problems, tolerate:
     return undefined;
   }
   const layoutDir = data.template ? resolve(dirname(file), data.template) : join(BUILTIN_TEMPLATES, preset.layout);
+  // Names no item has (`{{titel}}`, a rule on `pricee`) are refused now, not rendered empty all night.
+  const fieldProblems = mappingFieldProblems(file, mapping.data);
   let layout;
   try {
     layout = await loadLayout(layoutDir);
+    fieldProblems.push(...layoutFieldProblems(layout, data.template ? Object.keys(mapping.data.custom) : undefined));
     // Compiles every template now, so a broken one fails validation, not the nightly run.
-    WRITERS[layout.spec.format].create(layout, { channel: data.name, title: "", link: "", description: "", generatedAt: "", locale: "", country: "" });
+    // After the name check, which says more about a prototype name than "unknown helper".
+    if (fieldProblems.length === 0) WRITERS[layout.spec.format].create(layout, { channel: data.name, title: "", link: "", description: "", generatedAt: "", locale: "", country: "" });
   } catch (error) {
     problems.fromError(error);
+  }
+  if (fieldProblems.length > 0 || layout === undefined) {
+    problems.lines.push(...fieldProblems);
     return undefined;
   }
   const format = layout.spec.format;
@@ -194,7 +213,13 @@ export async function loadConfig(
     const files = [channel.outputFile, ...(channel.gzip ? [`${channel.outputFile}.gz`] : [])];
     for (const file of files) {
       if (RESERVED_OUTPUT_NAMES.has(file)) problems.add(channel.configFile, "file", `"${file}" is a name pharmafeed uses itself in the output directory`);
+      const bytes = longestWrittenName(file);
+      if (bytes > MAX_NAME_BYTES) {
+        problems.add(channel.configFile, channel.outputFile === `${channel.name}.${WRITERS[channel.format].extension}` ? "name" : "file", `"${file}" is too long: written as a temporary file of ${bytes} bytes, where file systems allow ${MAX_NAME_BYTES}; keep the name under ${MAX_NAME_BYTES - (bytes - Buffer.byteLength(file))} bytes`);
+      }
     }
+    const report = `${channel.name}.csv`;
+    if (longestWrittenName(report) > MAX_NAME_BYTES) problems.add(channel.configFile, "name", `"${channel.name}" is too long for its report file ${REPORTS_DIR}/${report}`);
     for (const [kind, value] of [["name", channel.name], ...files.map((f) => ["file", f])] as const) {
       const other = seen.get(`${kind} ${value}`);
       if (other) problems.add(channel.configFile, kind, `"${value}" is also ${kind === "file" ? "written" : "used"} by ${other}`);
@@ -254,5 +279,6 @@ export async function loadConfig(
     channelNames: channels.map((c) => c.name),
     serve: config.serve,
     notify: config.notify,
+    lock: config.lock,
   };
 }

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { RetryPolicy, Timeouts } from "../catalogue/options.js";
 import { ChannelMapping } from "../mapping/settings.js";
+import { milliseconds } from "./duration.js";
 import { PRESET_NAMES } from "../presets/index.js";
 import { NotifySettings } from "../notify/settings.js";
 
@@ -21,7 +22,7 @@ export const SourceConfig = z
     contact: z.string().optional(),
     timeouts: Timeouts.optional(),
     rateLimit: z.number().int().min(1).optional(),
-    rateWindowMs: z.number().int().min(1).optional(),
+    rateWindowMs: milliseconds(1).optional(),
     retry: RetryPolicy.optional(),
     /** Unit of the catalogue's prices: cents (what the service sends) or euro (the spec's wording). */
     priceUnit: z.enum(["cents", "euro"]).default("cents"),
@@ -83,9 +84,20 @@ export const MainConfig = z
         /** On SIGTERM, how long downloads in progress may take to finish before they are cut. */
         shutdownGraceMs: z.number().int().min(0).max(600_000).default(30_000),
         /** How often the last fetch per marketplace is saved to output/serve-state.json. */
-        stateSaveMs: z.number().int().min(1000).default(60_000),
+        stateSaveMs: milliseconds(1000).default(60_000),
         /** Feeds older than this are stale: /healthz says so, /monitor answers 503, `notify` alerts once. */
         maxFeedAgeHours: z.number().positive().max(24 * 365).default(36),
+      })
+      .strict()
+      .prefault({}),
+    /** The run lock in the output directory (README, "One run at a time"). */
+    lock: z
+      .object({
+        /**
+         * A lock whose heartbeat (touched every staleAfterMs / 10, at most 30 s) is older than this is
+         * taken over: a run killed on another host or in a container that is gone.
+         */
+        staleAfterMs: milliseconds(10_000).default(600_000),
       })
       .strict()
       .prefault({}),
@@ -115,6 +127,8 @@ export const GateConfig = z
     maxDropPercent: z.number().min(0).max(100).default(20),
     /** Not published when more than this share of products is rejected for bad data. */
     maxRejectedPercent: z.number().min(0).max(100).default(25),
+    /** A column empty in every row (column formats): a warning in the summary and manifest, or not published. */
+    emptyColumns: z.enum(["warn", "refuse"]).default("warn"),
   })
   .strict();
 

@@ -47,4 +47,5 @@ export interface LoadedConfig {
   serve: MainConfig["serve"];
   /** Where alerts go; undefined: nowhere (the log and exit code only). */
   notify: MainConfig["notify"];
+  lock: MainConfig["lock"];
 }

@@ -5,6 +5,7 @@
  */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
+import { milliseconds } from "../config/duration.js";
 
 export const ImageRunOptions = z
   .object({
@@ -23,8 +24,8 @@ export const ImageRunOptions = z
         /** Retries of one image after a 408, 429, 5xx, a network error or a timeout. */
         maxRetries: z.number().int().min(0).default(2),
         /** First backoff ceiling; doubles per retry up to maxMs. Retry-After wins (capped at maxMs). */
-        baseMs: z.number().int().min(0).default(500),
-        maxMs: z.number().int().min(0).default(5_000),
+        baseMs: milliseconds(0).default(500),
+        maxMs: milliseconds(0).default(5_000),
         jitter: z.enum(["full", "none"]).default("full"),
       })
       .strict()
@@ -33,9 +34,9 @@ export const ImageRunOptions = z
     runRetries: z.number().int().min(0).default(200),
     timeouts: z
       .object({
-        connectMs: z.number().int().min(1).default(10_000),
-        headersMs: z.number().int().min(1).default(15_000),
-        bodyIdleMs: z.number().int().min(1).default(30_000),
+        connectMs: milliseconds(1).default(10_000),
+        headersMs: milliseconds(1).default(15_000),
+        bodyIdleMs: milliseconds(1).default(30_000),
       })
       .strict()
       .prefault({}),

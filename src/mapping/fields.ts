@@ -65,7 +65,8 @@ export const DERIVED_FIELDS: Record<string, Getter<MapState>> = {
 
 /** Accessor of a rule field: a derived name, else a path over the product. */
 export function ruleField(name: string): Getter<MapState> {
-  const derived = DERIVED_FIELDS[name];
+  // Own names only: `__proto__` or `constructor` must not find Object.prototype's.
+  const derived = Object.hasOwn(DERIVED_FIELDS, name) ? DERIVED_FIELDS[name] : undefined;
   if (derived !== undefined) return derived;
   const get = pathGetter(name);
   return (s) => get(s.product);

@@ -21,6 +21,11 @@ export interface CompiledTemplate<S> {
 
 const TOKEN = /\{\{\{\s*([^{}]+?)\s*\}\}\}|\{\{\s*([^{}]+?)\s*\}\}/g;
 
+/** The variables a template names, in order (`{{brand}} {{{publicPageUrl}}}` -> brand, publicPageUrl). */
+export function templateVariables(source: string): string[] {
+  return [...source.matchAll(TOKEN)].map((m) => (m[1] ?? m[2] ?? "").trim());
+}
+
 type Part<S> = string | { name: string; get: ValueFn<S>; encode: boolean };
 
 export function compileTemplate<S>(source: string, resolve: (name: string) => ValueFn<S>, options: { urlEncode?: boolean } = {}): CompiledTemplate<S> {

@@ -28,10 +28,12 @@ export interface Tally {
   warnings: Record<string, number>;
   /** "field:locale" -> items that took that field from a fallback locale. */
   fallbacks: Record<string, number>;
+  /** Non-zero for each of the writer's columns some row filled (FeedWriter.filled); summed across workers. */
+  filled: number[];
 }
 
 export function emptyTally(): Tally {
-  return { items: 0, rejected: 0, excluded: {}, warnings: {}, fallbacks: {} };
+  return { items: 0, rejected: 0, excluded: {}, warnings: {}, fallbacks: {}, filled: [] };
 }
 
 function hasKeys(record: Record<string, string>): boolean {
@@ -49,6 +51,7 @@ export function addTally(into: Tally, from: Tally): void {
   for (const key of ["excluded", "warnings", "fallbacks"] as const) {
     for (const [k, n] of Object.entries(from[key])) bump(into[key], k, n);
   }
+  from.filled.forEach((n, i) => (into.filled[i] = (into.filled[i] ?? 0) + n));
 }
 
 /** What a channel needs to map and render; plain data, so that it crosses to a worker thread. */
@@ -129,6 +132,8 @@ export class ChannelMapper {
   /** Counts an item; returns its row. */
   row(item: FeedItem, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>): string {
     const row = this.writer.row(item);
+    // The writer's live marks, carried by the tally (shard.ts sends and replaces the tally per batch).
+    if (this.writer.filled) this.tally.filled = this.writer.filled;
     for (const warning of warnings) bump(this.tally.warnings, warning.code);
     for (const field in fallbacks) bump(this.tally.fallbacks, `${field}:${fallbacks[field]}`);
     this.tally.items++;

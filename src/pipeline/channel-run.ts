@@ -258,6 +258,7 @@ export class ChannelRun {
       warnings: tally.warnings,
       fallbacks: tally.fallbacks,
       report: `${REPORTS_DIR}/${this.channel.name}.csv`,
+      ...this.emptyColumns(tally),
     };
     const notPublished = (reason: string, bytes = 0, sha256 = ""): ChannelEntry => ({ ...base, bytes, sha256, published: reason, live: options.live });
 
@@ -273,7 +274,11 @@ export class ChannelRun {
       this.fail(error);
       return notPublished(`failed: ${this.failure!.message}`);
     }
-    const verdict = evaluateGate({ items: tally.items, rejected: tally.rejected, liveItems: options.live?.items }, this.channel.gate, options.force);
+    const verdict = evaluateGate(
+      { items: tally.items, rejected: tally.rejected, liveItems: options.live?.items, emptyColumns: base.emptyColumns ?? [] },
+      this.channel.gate,
+      options.force,
+    );
     try {
       // The report describes this run whatever the gate says: it is what the catalogue team fixes.
       await this.report.publish();
@@ -302,6 +307,17 @@ export class ChannelRun {
       ...(stats.gzip ? { gzip: { file: this.channel.outputFile + ".gz", bytes: stats.gzip.bytes } } : {}),
     };
     return { ...base, bytes: stats.bytes, sha256: stats.sha256, published: true, live };
+  }
+
+  /**
+   * The columns blank in every row (none when there were no rows): headers of a column
+   * format, top-level `{{...}}` of an XML item template (those inside #if are optional).
+   */
+  private emptyColumns(tally: Tally): { emptyColumns?: string[] } {
+    const columns = this.mapper.writer.columns;
+    if (!columns || tally.items === 0) return {};
+    const empty = columns.filter((_, i) => (tally.filled[i] ?? 0) === 0);
+    return empty.length > 0 ? { emptyColumns: empty } : {};
   }
 
   /** Nothing of this run is published. Best effort: a cleanup error never hides the failure. */

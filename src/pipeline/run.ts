@@ -25,7 +25,7 @@ import { PharmafeedError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { createProgress } from "../progress.js";
 import { AtomicOutput } from "../publish/atomic-output.js";
-import { acquireLock } from "../publish/lock.js";
+import { acquireLock, LOCK_FILE } from "../publish/lock.js";
 import { type ChannelEntry, HISTORY_DIR, type Manifest, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
 import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
 import { ChannelRun } from "./channel-run.js";
@@ -134,8 +134,11 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   checkImageConfig(config);
   const outputDir = options.outputDir ?? config.outputDir;
   await mkdir(outputDir, { recursive: true });
-  const lock = await acquireLock(outputDir);
-  if (lock.tookOver) logger.warn("took over the stale lock of a run that died", { file: lock.file });
+  const lock = await acquireLock(outputDir, {
+    ...(config.lock ? { staleAfterMs: config.lock.staleAfterMs } : {}),
+    onLost: (holder) => logger.error("the run lock was taken over by another run while this one was alive", { file: join(outputDir, LOCK_FILE), holder }),
+  });
+  if (lock.tookOver) logger.warn("took over the stale lock of a run that is gone", { file: lock.file, previous: lock.previous });
   const client = createCatalogueClient(config.source, { onEvent: retryLogger(logger) });
   const runs: ChannelRun[] = [];
   let images: ImagePipeline | undefined;

@@ -31,6 +31,11 @@ export function formatSummary(manifest: Manifest): string {
   const numeric = new Set([1, 3]);
   const last = rows[0]!.length - 1;
   const lines = rows.map((r) => r.map((cell, i) => (i === last ? cell : numeric.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join("  "));
+  // A column blank in every row is almost always a template naming a field no product has.
+  for (const c of manifest.channels) {
+    const empty = c.emptyColumns ?? [];
+    if (empty.length > 0) lines.push(`warning: ${c.name}: column${empty.length > 1 ? "s" : ""} empty in every row: ${empty.join(", ")}`);
+  }
   const s = manifest.source;
   const seconds = (Date.parse(manifest.endedAt) - Date.parse(manifest.startedAt)) / 1000;
   lines.push(

@@ -8,6 +8,8 @@ export interface GateSettings {
   maxDropPercent: number;
   /** Largest share of data-quality rejections among the products considered, in percent. */
   maxRejectedPercent: number;
+  /** A column blank in every row: a warning, or a reason not to publish. */
+  emptyColumns?: "warn" | "refuse";
 }
 
 export interface GateInput {
@@ -16,6 +18,8 @@ export interface GateInput {
   rejected: number;
   /** Items of the feed being served now, if any. */
   liveItems?: number;
+  /** Columns blank in every row of this run. */
+  emptyColumns?: readonly string[];
 }
 
 export type GateVerdict = { publish: true } | { publish: false; reason: string };
@@ -31,6 +35,10 @@ export function evaluateGate(input: GateInput, settings: GateSettings, force = f
         reason: `items dropped ${drop.toFixed(1)}% (${liveItems} -> ${items}), more than maxDropPercent ${settings.maxDropPercent}%`,
       };
     }
+  }
+  const empty = input.emptyColumns ?? [];
+  if (settings.emptyColumns === "refuse" && items > 0 && empty.length > 0) {
+    return { publish: false, reason: `column${empty.length > 1 ? "s" : ""} ${empty.map((c) => `"${c}"`).join(", ")} empty in every row (gate.emptyColumns "refuse")` };
   }
   const considered = items + rejected;
   if (considered > 0) {

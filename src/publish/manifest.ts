@@ -47,6 +47,8 @@ export const ChannelEntry = z.object({
   /** Excluded products with reasons: reports/<channel>.csv */
   report: z.string().optional(),
   live: LiveFile.nullable(),
+  /** Column formats: columns blank in every row of this run (a template naming an optional field no product has). */
+  emptyColumns: z.array(z.string()).optional(),
 });
 export type ChannelEntry = z.infer<typeof ChannelEntry>;
 

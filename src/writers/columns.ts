@@ -10,13 +10,18 @@ import { createTemplateEngine, type RenderFn } from "./template.js";
 
 const raw = createTemplateEngine((value) => value);
 
-export type CellRenderer = (item: FeedItem) => string[];
+/**
+ * `filled[i]` becomes non-zero once a row's cell i is not blank (a column empty in every row is a
+ * warning). A column already seen filled is not looked at again: the check costs nothing per row then.
+ */
+export type CellRenderer = (item: FeedItem, filled?: number[]) => string[];
 
 export function compileColumns(columns: readonly Column[], source: string): CellRenderer {
   const cells: RenderFn[] = columns.map((column) => raw.compile(column.value, `${source} column "${column.header}"`));
-  return (item) => {
+  return (item, filled) => {
     const out = new Array<string>(cells.length);
     for (let i = 0; i < cells.length; i++) out[i] = cells[i]!(item);
+    if (filled) for (let i = 0; i < out.length; i++) if (!filled[i] && out[i]!.trim() !== "") filled[i] = 1;
     return out;
   };
 }

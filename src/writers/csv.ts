@@ -81,10 +81,13 @@ export function createCsvWriter(layout: LoadedLayout): FeedWriter {
   // quoted too, or strict readers (Python csv, spreadsheets) split the record.
   const options: RowOptions = { delimiter, record_delimiter: "windows", quoted_match: /[\r\n]/ };
   const line = rowStringifier(options);
+  const filled: number[] = [];
   return {
     header: () => (bom ? "\uFEFF" : "") + stringify([columns.map((c) => c.header)], options),
-    row: (item) => line(render(item)),
+    row: (item) => line(render(item, filled)),
     separator: "",
+    columns: columns.map((c) => c.header),
+    filled,
     footer: () => "",
   };
 }

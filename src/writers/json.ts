@@ -4,7 +4,7 @@ import type { LoadedLayout } from "./layout.js";
 import { compileColumns } from "./columns.js";
 import type { FeedWriter } from "./types.js";
 
-function toObject(layout: LoadedLayout): (item: FeedItem) => unknown {
+function toObject(layout: LoadedLayout): (item: FeedItem, filled?: number[]) => unknown {
   if (layout.spec.format !== "json" && layout.spec.format !== "ndjson") {
     throw new TypeError(`json writer given a ${layout.spec.format} layout`);
   }
@@ -15,19 +15,27 @@ function toObject(layout: LoadedLayout): (item: FeedItem) => unknown {
   }
   const render = compileColumns(columns, layout.source);
   const keys = columns.map((c) => c.header);
-  return (item) => {
-    const cells = render(item);
+  return (item, filled) => {
+    const cells = render(item, filled);
     const object: Record<string, string> = {};
     keys.forEach((key, i) => (object[key] = cells[i] ?? ""));
     return object;
   };
 }
 
+/** The keys of a JSON layout with columns (the whole item has no columns to check). */
+function columnNames(layout: LoadedLayout, filled: number[]): { columns?: string[]; filled?: number[] } {
+  const spec = layout.spec;
+  return spec.format !== "xml" && spec.columns ? { columns: spec.columns.map((c) => c.header), filled } : {};
+}
+
 export function createJsonWriter(layout: LoadedLayout): FeedWriter {
   const project = toObject(layout);
+  const filled: number[] = [];
   return {
+    ...columnNames(layout, filled),
     header: () => "[",
-    row: (item) => "\n" + JSON.stringify(project(item)),
+    row: (item) => "\n" + JSON.stringify(project(item, filled)),
     separator: ",",
     footer: (rows) => (rows === 0 ? "]\n" : "\n]\n"),
   };
@@ -35,9 +43,11 @@ export function createJsonWriter(layout: LoadedLayout): FeedWriter {
 
 export function createNdjsonWriter(layout: LoadedLayout): FeedWriter {
   const project = toObject(layout);
+  const filled: number[] = [];
   return {
+    ...columnNames(layout, filled),
     header: () => "",
-    row: (item) => JSON.stringify(project(item)) + "\n",
+    row: (item) => JSON.stringify(project(item, filled)) + "\n",
     separator: "",
     footer: () => "",
   };

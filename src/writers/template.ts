@@ -23,12 +23,18 @@ import { cdata } from "./escape.js";
 import { layoutHelpers, Markup, text, type Helper } from "./helpers.js";
 
 export type Escaper = (value: string) => string;
-export type RenderFn = (context: unknown) => string;
+/**
+ * `filled` (optional) marks, per top-level mustache of the template (`tracked`, in order),
+ * whether this render gave it a non-blank value: an XML layout's "columns".
+ */
+export type RenderFn = ((context: unknown, filled?: number[]) => string) & { tracked: readonly string[] };
 
 interface Frame {
   value: unknown;
   parent: Frame | undefined;
   data: Record<string, unknown>;
+  /** Only on the root frame: see RenderFn. */
+  filled?: number[] | undefined;
 }
 
 type Expr = (frame: Frame) => unknown;
@@ -51,6 +57,9 @@ function property(value: unknown, key: string): unknown {
 }
 
 class Compiler {
+  /** Top-level mustaches, `{{name}}` (line N): what a template's "columns" are for the empty-column check. */
+  readonly tracked: string[] = [];
+
   constructor(
     private readonly escape: Escaper,
     private readonly helpers: Record<string, Helper>,
@@ -64,13 +73,27 @@ class Compiler {
     });
   }
 
-  program(program: hbs.AST.Program | undefined): Render {
+  program(program: hbs.AST.Program | undefined, top = false): Render {
     if (!program) return () => "";
-    const parts = program.body.map((node) => this.statement(node)).filter((r): r is Render => r !== undefined);
+    const parts = program.body.map((node) => (top && node.type === "MustacheStatement" ? this.track(node) : this.statement(node))).filter((r): r is Render => r !== undefined);
     if (parts.length === 1) return parts[0]!;
     return (frame) => {
       let out = "";
       for (const part of parts) out += part(frame);
+      return out;
+    };
+  }
+
+  /** A top-level mustache: marks `filled` once it renders something; a column seen filled costs nothing more. */
+  private track(node: Node): Render {
+    const render = this.statement(node)!;
+    const k = this.tracked.length;
+    const m = node as hbs.AST.MustacheStatement;
+    const name = m.path.type === "PathExpression" ? (m.path as hbs.AST.PathExpression).original : "?";
+    this.tracked.push(`{{${[name, ...m.params.map((p) => (p.type === "PathExpression" ? (p as hbs.AST.PathExpression).original : "…"))].join(" ")}}} (line ${node.loc?.start.line ?? "?"})`);
+    return (f) => {
+      const out = render(f);
+      if (f.filled && !f.filled[k] && out.trim() !== "") f.filled[k] = 1;
       return out;
     };
   }
@@ -99,7 +122,8 @@ class Compiler {
   /** A mustache or subexpression: a helper call, or a plain value. */
   private call(path: Expression, params: Expression[], hash: hbs.AST.Hash | undefined, node: Node): Expr {
     const name = path.type === "PathExpression" ? (path as hbs.AST.PathExpression).original : undefined;
-    const helper = name === undefined ? undefined : this.helpers[name];
+    // Own helpers only: `{{__lookupGetter__ "__proto__"}}` or `{{constructor}}` must not reach Object.prototype.
+    const helper = name === undefined || !Object.hasOwn(this.helpers, name) ? undefined : this.helpers[name];
     if (helper) {
       const args = params.map((p) => this.expression(p));
       return (f) => helper(...args.map((a) => a(f)));
@@ -151,7 +175,7 @@ class Compiler {
   private block(node: hbs.AST.BlockStatement): Render {
     const name = (node.path as hbs.AST.PathExpression).original;
     if (!BLOCKS.has(name)) {
-      return this.refuse(this.helpers[name] ? `"${name}" is not a block helper` : `unknown helper "${name}"`, node);
+      return this.refuse(Object.hasOwn(this.helpers, name) ? `"${name}" is not a block helper` : `unknown helper "${name}"`, node);
     }
     if (node.params.length !== 1) this.refuse(`#${name} takes one argument`, node);
     const argument = this.expression(node.params[0]!);
@@ -198,7 +222,8 @@ function rootOf(frame: Frame): Frame {
 export function createTemplateEngine(escape: Escaper) {
   const helpers = layoutHelpers(cdata);
   return {
-    compile(template: string, source: string): RenderFn {
+    /** `track`: count the top-level mustaches' fills (RenderFn); off, they cost nothing. */
+    compile(template: string, source: string, options: { track?: boolean } = {}): RenderFn {
       let ast: hbs.AST.Program;
       try {
         ast = Handlebars.parse(template);
@@ -208,8 +233,11 @@ export function createTemplateEngine(escape: Escaper) {
           context: { file: source },
         });
       }
-      const render = new Compiler(escape, helpers, source).program(ast);
-      return (context) => render({ value: context, parent: undefined, data: {} });
+      const compiler = new Compiler(escape, helpers, source);
+      const render = compiler.program(ast, options.track === true);
+      return Object.assign((context: unknown, filled?: number[]) => render({ value: context, parent: undefined, data: {}, filled }), {
+        tracked: compiler.tracked as readonly string[],
+      });
     },
   };
 }

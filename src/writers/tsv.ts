@@ -11,9 +11,12 @@ export function createTsvWriter(layout: LoadedLayout): FeedWriter {
   if (layout.spec.format !== "tsv") throw new TypeError(`tsv writer given a ${layout.spec.format} layout`);
   const { columns } = layout.spec;
   const render = compileColumns(columns, layout.source);
+  const filled: number[] = [];
   return {
     header: () => columns.map((c) => tsvValue(c.header)).join("\t") + "\n",
-    row: (item) => render(item).map(tsvValue).join("\t") + "\n",
+    columns: columns.map((c) => c.header),
+    filled,
+    row: (item) => render(item, filled).map(tsvValue).join("\t") + "\n",
     separator: "",
     footer: () => "",
   };

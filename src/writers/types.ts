@@ -12,6 +12,14 @@ export interface FeedWriter {
    */
   row(item: FeedItem): string;
   separator: string;
+  /** What `filled` counts: the headers of a column format, the item template's top-level `{{...}}` in XML. */
+  columns?: readonly string[];
+  /**
+   * Non-zero for each of `columns` some row so far rendered non-blank (the writer marks it as rows
+   * go): a column empty in every row is a warning. A live array, so that a wrapper that copies the
+   * writer's properties (`{ ...writer, row }`) still sees it.
+   */
+  filled?: number[];
   /** `rows`: how many rows the feed has. */
   footer(rows: number): string;
 }

@@ -13,11 +13,14 @@ export function createXmlWriter(layout: LoadedLayout, meta: FeedMeta): FeedWrite
   if (layout.spec.format !== "xml" || !layout.templates) throw new TypeError(`xml writer given a ${layout.spec.format} layout`);
   const { header, item, footer } = layout.templates;
   const renderHeader = engine.compile(header, `${layout.source}/${layout.spec.header}`);
-  const renderItem = engine.compile(item, `${layout.source}/${layout.spec.item}`);
+  const renderItem = engine.compile(item, `${layout.source}/${layout.spec.item}`, { track: true });
   const renderFooter = engine.compile(footer, `${layout.source}/${layout.spec.footer}`);
+  const filled: number[] = [];
   return {
     header: () => renderHeader(meta),
-    row: (feedItem) => renderItem(feedItem),
+    row: (feedItem) => renderItem(feedItem, filled),
+    columns: renderItem.tracked,
+    filled,
     separator: "",
     footer: () => renderFooter(meta),
   };

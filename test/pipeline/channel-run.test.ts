@@ -192,3 +192,62 @@ describe("the output folder between runs", () => {
     expect(result.manifest.channels.map((c) => c.name)).toEqual(["alpha", "beta"]);
   });
 });
+
+describe("columns empty in every row", () => {
+  // Without an offers file no product has a sale price, and `custom.note` is empty unless the channel sets it.
+  const files = {
+    "layouts/c/layout.json": {
+      format: "csv",
+      columns: [
+        { header: "id", value: "{{id}}" },
+        { header: "sale", value: "{{salePrice.text}}" },
+        { header: "note", value: "{{custom.note}}" },
+      ],
+    },
+  };
+  const csv = (name: string, extra: Partial<ChannelFileJson> = {}): ChannelFileJson => ({ ...lenient(name), template: "../layouts/c", custom: { note: "" }, ...extra });
+
+  it.each([
+    ["on the main thread", 0],
+    ["on worker threads", 2],
+  ])("are a warning in the manifest entry and the summary (%s)", async (_, workers) => {
+    const sandbox = await sandboxOf({ seed: 5, products: 60 });
+    const tree = await writeConfig({ channels: [csv("unset"), csv("set", { custom: { note: "Livraison 24 h" } })], files });
+    const env = { CATALOGUE_API_BASE_URL: sandbox.url, CATALOGUE_API_KEY_ID: sandbox.keyId, CATALOGUE_API_KEY_SECRET: sandbox.keySecret };
+    const config = await loadConfig(tree.configFile, { env });
+    const result = await runGenerate({ config, logger: silentLogger, workers });
+    const [unset, set] = result.manifest.channels;
+    expect(unset!.items).toBeGreaterThan(0);
+    expect(unset!.emptyColumns).toEqual(["sale", "note"]);
+    expect(unset!.published).toBe(true);
+    expect(set!.emptyColumns).toEqual(["sale"]);
+    let summary = "";
+    reportRun(result, (text) => (summary += text));
+    expect(summary).toContain("warning: unset: columns empty in every row: sale, note");
+    expect(summary).toContain("warning: set: column empty in every row: sale");
+  });
+
+  it("cover an XML item template's top-level {{...}} (those inside #if are optional)", async () => {
+    const sandbox = await sandboxOf({ seed: 5, products: 60 });
+    const files = {
+      "layouts/x/layout.json": { format: "xml", header: "h.hbs", item: "i.hbs", footer: "f.hbs" },
+      "layouts/x/h.hbs": "<feed>\n",
+      "layouts/x/i.hbs": "<item><id>{{id}}</id>\n<sale>{{salePrice.text}}</sale>{{#if salePriceFrom}}<from>{{salePriceFrom}}</from>{{/if}}</item>\n",
+      "layouts/x/f.hbs": "</feed>\n",
+    };
+    const result = await generate(sandbox, { channels: [{ ...lenient("xml"), template: "../layouts/x" }], files });
+    const [entry] = result.manifest.channels;
+    expect(entry!.items).toBeGreaterThan(0);
+    // No offers file, so no sale price: the <sale> element is empty in every item.
+    expect(entry!.emptyColumns).toEqual(["{{salePrice.text}} (line 2)"]);
+    expect(entry!.published).toBe(true);
+  });
+
+  it("trip the gate with gate.emptyColumns \"refuse\": not published, exit 5", async () => {
+    const sandbox = await sandboxOf({ seed: 5, products: 60 });
+    const result = await generate(sandbox, { channels: [csv("strict", { gate: { maxRejectedPercent: 100, emptyColumns: "refuse" } })], files });
+    const [entry] = result.manifest.channels;
+    expect(entry!.published).toBe('gate: columns "sale", "note" empty in every row (gate.emptyColumns "refuse")');
+    expect(outcome(result)).toEqual({ code: "GATE_TRIPPED", exit: 5 });
+  });
+});
