@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import type { CatalogueClient } from "../catalogue/client.js";
 import type { LoadedConfig } from "../config/types.js";
 import { PharmafeedError } from "../errors.js";
-import { buildContext, type MappingContext } from "../mapping/context.js";
+import { buildContext, type BrandRecord, type CategoryNode, type MappingContext } from "../mapping/context.js";
 import { parseOffers } from "../mapping/offers-parse.js";
 import type { OfferError } from "../mapping/offers.js";
 
@@ -21,7 +21,9 @@ export async function loadContext(
   client: CatalogueClient,
   config: LoadedConfig,
   now: Date,
-): Promise<{ context: MappingContext; offers: OffersSummary | undefined }> {
+  /** Reference lists already at hand (a refresh from the snapshot): no request then. */
+  known?: { categories: unknown[]; brands: unknown[] },
+): Promise<{ context: MappingContext; offers: OffersSummary | undefined; reference: { categories: unknown[]; brands: unknown[] } }> {
   const readOffers = async (): Promise<{ parsed: ReturnType<typeof parseOffers>; file: string } | undefined> => {
     if (!config.offers) return undefined;
     const { file, format } = config.offers;
@@ -33,16 +35,22 @@ export async function loadContext(
     }
     return { parsed: parseOffers(text, format), file };
   };
-  const [categories, brands, offers] = await Promise.all([client.publicCategories(), client.brands(), readOffers()]);
+  const lists = async () => {
+    if (known) return known as { categories: CategoryNode[]; brands: BrandRecord[] };
+    const [categories, brands] = await Promise.all([client.publicCategories(), client.brands()]);
+    return { categories: categories.results as CategoryNode[], brands: brands.results as BrandRecord[] };
+  };
+  const [reference, offers] = await Promise.all([lists(), readOffers()]);
   const context = buildContext({
-    categories: categories.results,
-    brands: brands.results,
+    categories: reference.categories,
+    brands: reference.brands,
     offers: offers?.parsed.offers,
     now,
     priceUnit: config.priceUnit,
   });
   return {
     context,
+    reference,
     offers: offers && { file: offers.file, accepted: offers.parsed.offers.size, errors: offers.parsed.errors },
   };
 }

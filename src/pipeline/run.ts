@@ -36,6 +36,9 @@ import { checkImageConfig } from "../images/check.js";
 import type { ImageRunOptionsInput } from "../images/options.js";
 import { ImagePipeline, type ImageStats } from "../images/pipeline.js";
 import { IMAGES_DIR } from "../images/store.js";
+import { RunSource, type SourceMode } from "../snapshot/run-source.js";
+import { STATE_DIR } from "../snapshot/store.js";
+import type { EventListener } from "../catalogue/stream/events.js";
 
 export interface GenerateOptions {
   config: LoadedConfig;
@@ -55,6 +58,8 @@ export interface GenerateOptions {
   workers?: number;
   /** Catalogues smaller than this are mapped in this thread (default SHARD_MIN_PRODUCTS, or 0 when `workers` is given). */
   shardMinProducts?: number;
+  /** Where the products come from (snapshot/run-source.ts); default: the config's source.sync.default. */
+  source?: SourceMode;
 }
 
 /**
@@ -130,9 +135,10 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   const client = createCatalogueClient(config.source);
   const runs: ChannelRun[] = [];
   let images: ImagePipeline | undefined;
+  let source: RunSource | undefined;
   try {
     await mkdir(join(outputDir, REPORTS_DIR), { recursive: true });
-    await Promise.all([outputDir, join(outputDir, REPORTS_DIR), join(outputDir, HISTORY_DIR), join(outputDir, IMAGES_DIR)].map(removeDeadTemporaries));
+    await Promise.all([outputDir, join(outputDir, REPORTS_DIR), join(outputDir, HISTORY_DIR), join(outputDir, IMAGES_DIR), join(outputDir, STATE_DIR)].map(removeDeadTemporaries));
     const started = options.now ?? new Date();
     if (config.channels.some((c) => c.mapping.images.process)) {
       images = await ImagePipeline.open({
@@ -150,7 +156,19 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       logger.warn("manifest.json is missing or unreadable; the publish gate compares with the last run's copy", { from: last.from });
     }
     const previous = last?.manifest;
-    const { context, offers } = await loadContext(client, config, started);
+    const rejectedByCode: Record<string, number> = {};
+    const onEvent: EventListener = (event) => {
+      if (event.type === "resume") logger.warn("stream cut, resumed", { fromIndex: event.fromIndex, resumes: event.resumes });
+      if (event.type === "rejected") {
+        const { rejection } = event;
+        rejectedByCode[rejection.code] = (rejectedByCode[rejection.code] ?? 0) + 1;
+        logger.warn("source record rejected", { line: rejection.line, id: rejection.id, code: rejection.code, path: rejection.path });
+      }
+    };
+    const requested = options.source ?? config.sync.default;
+    const dryRun = options.dryRun ?? false;
+    source = RunSource.plan({ client, config, outputDir, requested, now: started, dryRun, onEvent, warn: (m, f) => logger.warn(m, f), ...(options.signal ? { signal: options.signal } : {}) });
+    const { context, offers, reference } = await loadContext(client, config, started, source.reference);
     if (offers) {
       logger.info("offers loaded", { file: offers.file, accepted: offers.accepted, refused: offers.errors.length });
       for (const e of offers.errors.slice(0, 10)) logger.warn("offers row refused", { line: e.line, reason: e.reason, detail: e.detail });
@@ -171,20 +189,9 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       );
     }
 
-    const rejectedByCode: Record<string, number> = {};
-    const stream = client.streamProducts({
-      filter: config.query.filter as never,
-      sorting: config.query.sorting as never,
-      ...(options.signal ? { signal: options.signal } : {}),
-      onEvent: (event) => {
-        if (event.type === "resume") logger.warn("stream cut, resumed", { fromIndex: event.fromIndex, resumes: event.resumes });
-        if (event.type === "rejected") {
-          const { rejection } = event;
-          rejectedByCode[rejection.code] = (rejectedByCode[rejection.code] ?? 0) + 1;
-          logger.warn("source record rejected", { line: rejection.line, id: rejection.id, code: rejection.code, path: rejection.path });
-        }
-      },
-    });
+    const stream = await source.open(reference);
+    const { delta, ...used } = source.report;
+    logger.info("source", { ...used, ...delta });
     const progress = createProgress({ label: "generate", tty: options.tty ?? false, logger });
     let received = 0;
     const streamStarted = performance.now();
@@ -195,6 +202,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       onProducts: (count) => progress.update((received = count), stream.total),
     });
     progress.done();
+    await source.finish();
     const seconds = (performance.now() - streamStarted) / 1000;
     // For the nightly log: how fast, on how many threads, and the process's memory high-water mark so far.
     logger.info("products mapped", {
@@ -233,6 +241,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         retries: stats.retries,
         resumes: stats.resumes,
       },
+      sync: { ...source.report, ...(source.report.delta ? { delta: { ...source.report.delta } } : {}) },
       ...(offers ? { offers: { file: offers.file, accepted: offers.accepted, refused: offers.errors.length } } : {}),
       // Every row has drained by now, so the counts are final (only pruning comes after).
       ...(images ? { images: { ...images.stats } } : {}),
@@ -243,6 +252,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     return { manifest, outputDir, ...(images ? { images: images.stats } : {}) };
   } catch (error) {
     await Promise.all(runs.map((run) => run.abort()));
+    await source?.abort();
     // Files this run stored stay indexed (and so prunable), whatever else failed.
     if (images) await finishImages(images, logger);
     throw error;

@@ -1,6 +1,7 @@
 /** The table printed at the end of a run: what each channel published and why products were left out. */
 import { formatBytes } from "../format.js";
 import type { Manifest } from "../publish/manifest.js";
+import { describeSync } from "../snapshot/describe.js";
 
 export function topReasons(excluded: Record<string, number>, count = 3): string {
   const total = Object.values(excluded).reduce((a, b) => a + b, 0);
@@ -29,5 +30,6 @@ export function formatSummary(manifest: Manifest): string {
       `${s.rejected} rejected, ${s.retries} retries, ${s.resumes} resumes, ${seconds.toFixed(1)} s` +
       (seconds > 0 ? ` (${Math.round(s.received / seconds).toLocaleString("en")} products/s)` : ""),
   );
+  if (manifest.sync) lines.push(`catalogue: ${describeSync(manifest.sync)}`);
   return lines.join("\n");
 }

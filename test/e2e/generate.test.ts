@@ -629,7 +629,7 @@ describe("a channel whose custom template is broken", () => {
       expect(entry.items).toBeGreaterThan(0);
     }
     expect((await readdir(config.outputDir)).sort()).toEqual(
-      ["google-fr.xml", "google-fr.xml.gz", "generic-csv-nl.csv", "history", "manifest.json", "reports"].sort(),
+      ["google-fr.xml", "google-fr.xml.gz", "generic-csv-nl.csv", "history", "manifest.json", "reports", "state"].sort(),
     );
   });
 });
