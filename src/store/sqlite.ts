@@ -100,7 +100,10 @@ export async function buildStore(file: string, kind: StoreKind, meta: Record<str
   let db: Db;
   try {
     db = new Database(tmp);
-    db.pragma("journal_mode = OFF");
+    // In memory, not OFF: better-sqlite3 opens connections in SQLite's defensive mode, which
+    // refuses OFF silently and keeps a -journal file beside the temporary, one that a kill -9
+    // would leave behind under a name the dead-temporaries sweep does not know.
+    db.pragma("journal_mode = MEMORY");
     db.pragma("synchronous = OFF");
     db.pragma(`cache_size = -${CACHE_KIB}`);
     db.exec(`CREATE TABLE ${META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
