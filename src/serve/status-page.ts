@@ -117,7 +117,9 @@ export function renderStatusPage(input: StatusInput): string {
   const byName = new Map((m?.channels ?? []).map((c) => [c.name, c]));
   const summary = m
     ? `Last run ${when(m.startedAt, input.now)}: <strong class="${m.status === "ok" ? "ok" : "bad"}">${e(m.status)}</strong> · ` +
-      `${m.source.received} products received, ${m.source.rejected} rejected · ${m.channels.filter((c) => c.published === true).length} of ${m.channels.length} feeds published`
+      `${m.source.received} products received, ${m.source.rejected} rejected · ${m.channels.filter((c) => c.published === true).length} of ${m.channels.length} feeds published` +
+      // Which source the run read (generate --source) and how old the catalogue data is.
+      (m.sync ? ` · catalogue: ${m.sync.used === "snapshot" ? "snapshot" : `${m.sync.used} read`} synced ${when(m.sync.syncedAt, input.now)}${m.sync.fallback ? ` <span class="warn" title="${e(m.sync.fallback)}">(${e(m.sync.requested)} fell back)</span>` : ""}` : "")
     : `<span class="bad">No run yet: run <code>pharmafeed generate</code>.</span>`;
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
