@@ -29,11 +29,11 @@ import { channelIdentifiers } from "./identifiers.js";
 import { leafletUrl } from "./leaflet.js";
 import { resolveLocalized } from "./locale.js";
 import { formatMoney } from "./money.js";
-import { selectImages } from "./photos.js";
 import { activeSale, selectPrice } from "./price.js";
 import type { Reason, WarningCode } from "./reasons.js";
 import type { ChannelMapping } from "./settings.js";
-import { finishTitle, selectDescription } from "./text.js";
+import { finishTitle } from "./text.js";
+import { sharedDescription, sharedImages } from "./locale-cache.js";
 import { isHttpUrl } from "./url.js";
 
 export type MapResult =
@@ -87,7 +87,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     if (seo.locale !== primary) fallbacks.seoName = seo.locale;
   }
 
-  const description = selectDescription(product, s.description.types, s.description.targetGroup, chain, s.description.maxLength, context.memo.last.html);
+  const description = sharedDescription(product, s.description, chain, ch.chainKey, context);
   if (description !== undefined) {
     if (description.locale !== primary) fallbacks.description = description.locale;
     if (description.truncated) warnings.push({ code: "DESCRIPTION_TRUNCATED" });
@@ -145,7 +145,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     }
   }
 
-  const images = selectImages(product, ch.images);
+  const images = sharedImages(product, ch.images, context);
   if (images.length === 0 && s.images.required) problems.push({ code: "NO_IMAGE" });
 
   const idRendered = ch.id.render(state);
