@@ -8,6 +8,7 @@
 import { formatBytes } from "../format.js";
 import type { AccessConfig } from "../config/schema.js";
 import type { ChannelEntry, Manifest } from "../publish/manifest.js";
+import { syncStatus } from "../snapshot/describe.js";
 import { MARKETPLACES } from "./bots.js";
 import { itemsChart, type RunPoint } from "./chart.js";
 import { escapeHtml as e } from "./html.js";
@@ -112,6 +113,10 @@ dt{color:#5b6472}dd{margin:0}.ok{color:#137333;font-weight:600}.warn{color:#b060
 .muted,.reason{color:#5b6472}.fetches{margin:0;padding:0;list-style:none}code{font-size:13px}.path{color:#5b6472}
 figure{margin:0}figcaption{font-size:12px;color:#5b6472}`;
 
+function syncHtml(line: { text: string; fallback?: string }): string {
+  return e(line.text) + (line.fallback ? ` <span class="warn" title="${e(line.fallback)}">(fell back to a full read)</span>` : "");
+}
+
 export function renderStatusPage(input: StatusInput): string {
   const m = input.manifest;
   const byName = new Map((m?.channels ?? []).map((c) => [c.name, c]));
@@ -119,7 +124,7 @@ export function renderStatusPage(input: StatusInput): string {
     ? `Last run ${when(m.startedAt, input.now)}: <strong class="${m.status === "ok" ? "ok" : "bad"}">${e(m.status)}</strong> · ` +
       `${m.source.received} products received, ${m.source.rejected} rejected · ${m.channels.filter((c) => c.published === true).length} of ${m.channels.length} feeds published` +
       // Which source the run read (generate --source) and how old the catalogue data is.
-      (m.sync ? ` · catalogue: ${m.sync.used === "snapshot" ? "snapshot" : `${m.sync.used} read`} synced ${when(m.sync.syncedAt, input.now)}${m.sync.fallback ? ` <span class="warn" title="${e(m.sync.fallback)}">(${e(m.sync.requested)} fell back)</span>` : ""}` : "")
+      (m.sync ? ` · ${syncHtml(syncStatus(m.sync, input.now))}` : "")
     : `<span class="bad">No run yet: run <code>pharmafeed generate</code>.</span>`;
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +

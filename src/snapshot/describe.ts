@@ -19,3 +19,14 @@ export function describeSync(sync: NonNullable<Manifest["sync"]>): string {
         : `full read at ${sync.syncedAt}`;
   return sync.fallback ? `${what}; ${sync.requested} asked for, but ${sync.fallback}` : what;
 }
+
+/**
+ * The status page's line (plain text: the page escapes it): which source the
+ * last run read and how old its sync is at `now`; `fallback` when a delta or a
+ * refresh read in full instead, with the reason.
+ */
+export function syncStatus(sync: NonNullable<Manifest["sync"]>, now: Date): { text: string; fallback?: string } {
+  const age = Math.max(0, Math.round((now.getTime() - Date.parse(sync.syncedAt)) / 1000));
+  const text = `catalogue: ${sync.used === "snapshot" ? "snapshot" : `${sync.used} read`}, synced ${formatAge(age)} ago`;
+  return sync.fallback ? { text, fallback: `${sync.requested} asked for, read in full: ${sync.fallback}` } : { text };
+}
