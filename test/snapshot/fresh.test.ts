@@ -14,6 +14,7 @@ import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
 import { CATALOGUE_NOW } from "../../src/sandbox/generate/clock.js";
 import { openSnapshot, SNAPSHOT, snapshotPath } from "../../src/snapshot/store.js";
 import { buildStore } from "../../src/store/sqlite.js";
+import { acquireLock } from "../../src/publish/lock.js";
 import { removeTemporaries, tempDir, writeConfig } from "../e2e/config.js";
 import { parseFeed } from "../e2e/feeds.js";
 
@@ -138,6 +139,24 @@ describe("generate --source", () => {
     expect(result.manifest.sync?.fallback).toMatch(/the snapshot cannot be used: .*snapshot\.sqlite: a snapshot store of format version 0; this version reads snapshot format version 1/);
     const snapshot = openSnapshot(snapshotPath(out));
     expect(snapshot?.info.records).toBe(result.manifest.source.total);
+    snapshot?.close();
+  });
+
+  it("takes the same lock for every source: a refresh during another run is refused, and the snapshot stays", async () => {
+    const loaded = await config();
+    const out = join(root, "locked");
+    await run(loaded, out, T0);
+    const lock = await acquireLock(out);
+    try {
+      const before = apiRequests();
+      await expect(run(loaded, out, T0 + 60, { source: "snapshot" })).rejects.toMatchObject({ code: "LOCK_HELD" });
+      await expect(run(loaded, out, T0 + 60, { source: "delta" })).rejects.toMatchObject({ code: "LOCK_HELD" });
+      expect(apiRequests()).toBe(before);
+    } finally {
+      await lock.release();
+    }
+    const snapshot = openSnapshot(snapshotPath(out));
+    expect(snapshot?.info.syncedAt).toBe(at(T0).toISOString());
     snapshot?.close();
   });
 });
