@@ -24,7 +24,6 @@ import { keepLines, snapshotLines, type LineSource } from "./lines.js";
 import { openSnapshot, snapshotPath, SnapshotWriter, type Reference, type Snapshot } from "./store.js";
 
 export type SourceMode = "full" | "delta" | "snapshot";
-export const SOURCE_MODES: readonly SourceMode[] = ["full", "delta", "snapshot"];
 
 /** What the manifest says about a run's source. */
 export interface SourceReport {

@@ -73,10 +73,6 @@ export class SnapshotWriter {
     return new SnapshotWriter(await buildStore(file, SNAPSHOT, { syncedAt: info.syncedAt, filter: info.filter, sorting: info.sorting, via: info.via }));
   }
 
-  get temporary(): string {
-    return this.store.tmp;
-  }
-
   /** One stream line, without its newline (copied: the caller's buffer may be reused). */
   add(line: Uint8Array): void {
     const need = this.used + line.length + 1;

@@ -159,4 +159,14 @@ describe("generate --source", () => {
     expect(snapshot?.info.syncedAt).toBe(at(T0).toISOString());
     snapshot?.close();
   });
+
+  it("merges an empty delta (204: nothing changed) into the same feeds, with a new sync time", async () => {
+    const loaded = await config({ marginSeconds: 0 });
+    const out = join(root, "empty-delta");
+    const full = await run(loaded, out, T0 + 5);
+    const files = await Promise.all(full.manifest.channels.map((c) => readFile(join(out, c.file))));
+    const delta = await run(loaded, out, T0 + 6, { source: "delta" });
+    expect(delta.manifest.sync).toMatchObject({ used: "delta", syncedAt: at(T0 + 6).toISOString(), delta: { received: 0, changed: 0, added: 0, removed: 0 } });
+    for (const [i, c] of delta.manifest.channels.entries()) expect((await readFile(join(out, c.file))).equals(files[i]!), c.name).toBe(true);
+  });
 });
