@@ -21,6 +21,7 @@ export interface GenerateArgs {
   "dry-run": boolean;
   force: boolean;
   workers?: number;
+  source?: "full" | "delta" | "snapshot";
   "log-format": LogFormat;
 }
 
@@ -37,6 +38,7 @@ export function generateOptions<T>(yargs: Argv<T>) {
         describe: "worker threads that map and render, 0 to 4 per core (0: none; default: one per core up to 4, fewer under a memory limit, from 5,000 products)",
       }),
     )
+    .option("source", { choices: ["full", "delta", "snapshot"] as const, describe: "full: the whole catalogue; delta: changes since the snapshot; snapshot: no catalogue request (default: the config's source.sync.default)" })
     .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" });
 }
 
@@ -104,6 +106,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
           dryRun: args["dry-run"],
           force: args.force,
           ...(args.workers === undefined ? {} : { workers: args.workers }),
+          ...(args.source === undefined ? {} : { source: args.source }),
           logger,
           tty: process.stderr.isTTY === true && args["log-format"] === "plain",
           signal,

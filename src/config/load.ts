@@ -247,7 +247,7 @@ export async function loadConfig(
 
   let source: SourceOptions | undefined;
   if (options.checkCredentials !== false) {
-    const { priceUnit: _p, filter: _f, sorting: _s, ...connection } = config.source;
+    const { priceUnit: _p, filter: _f, sorting: _s, sync: _y, ...connection } = config.source;
     try {
       source = resolveSourceOptions(connection, env);
     } catch (error) {
@@ -268,6 +268,7 @@ export async function loadConfig(
     source,
     priceUnit: config.source.priceUnit,
     query: { filter: config.source.filter, sorting: config.source.sorting },
+    sync: config.source.sync,
     shop: config.shop,
     outputDir: resolve(base, config.output.dir),
     publicBaseUrl: config.output.publicBaseUrl,

@@ -30,6 +30,20 @@ export const SourceConfig = z
     filter: z.record(z.string(), z.unknown()).default({ status: "active" }),
     /** products/stream sorting; a stable order is what makes a cut stream resumable. */
     sorting: z.record(z.string(), z.unknown()).default({ id: "ASC" }),
+    /** Where generate reads the catalogue from by default, and when a delta gives way to a full read (README, Fresh feeds). */
+    sync: z
+      .object({
+        /** full: the whole catalogue; delta: changes since the snapshot, merged into it; snapshot: no request at all. */
+        default: z.enum(["full", "delta", "snapshot"]).default("full"),
+        /** A delta or a refresh from a snapshot older than this reads in full instead. */
+        maxAgeHours: z.number().positive().default(48),
+        /** A delta of more than this share of the snapshot's products reads in full instead. */
+        maxDeltaShare: z.number().min(0).max(1).default(0.2),
+        /** A delta asks for changes since the last sync minus this margin (clock skew, changes during the last sync). */
+        marginSeconds: z.number().int().min(0).default(900),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

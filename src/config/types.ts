@@ -36,6 +36,8 @@ export interface LoadedConfig {
   source: SourceOptions | undefined;
   priceUnit: "cents" | "euro";
   query: { filter: Record<string, unknown>; sorting: Record<string, unknown> };
+  /** source.sync: the default source of generate and the delta's limits. */
+  sync: MainConfig["source"]["sync"];
   shop: { name: string; url: string; description: string };
   outputDir: string;
   publicBaseUrl: string | undefined;

@@ -10,11 +10,10 @@
  * store/sqlite.ts: a reader sees the previous run's index or this one's.
  */
 import { join } from "node:path";
-import { buildStore, openStore, storeMeta, type Db, type StoreBuilder } from "../store/sqlite.js";
+import { buildStore, openStore, STATE_DIR, storeMeta, type Db, type StoreBuilder } from "../store/sqlite.js";
 import type { IndexProduct, PackedOutcome } from "./entry.js";
 
 export const EXPLAIN_KIND = { name: "explain", version: 1 };
-export const STATE_DIR = "state";
 export const EXPLAIN_FILE = "explain.sqlite";
 
 export function explainFile(outputDir: string): string {

@@ -21,6 +21,8 @@ export interface CompiledChannel {
   readonly chainKey: string;
   /** The channel's language alone (locale, then its language without region): titles and descriptions unless they opt in to fallbacks. */
   readonly languageChain: string[];
+  /** languageChain joined, the locale cache's key for it. */
+  readonly languageChainKey: string;
   readonly id: CompiledTemplate<MapState>;
   readonly title: CompiledTemplate<MapState>;
   readonly link: CompiledTemplate<MapState> | undefined;
@@ -42,6 +44,7 @@ export function compileChannel(settings: ChannelMapping, name = "channel"): Comp
     chain,
     chainKey: chain.join(","),
     languageChain: localeChain(settings.locale, []),
+    languageChainKey: localeChain(settings.locale, []).join(","),
     id: compileTemplate(settings.id.template, templateField),
     title: compileTemplate(settings.title.template, templateField),
     link: settings.link.template.trim() === "" ? undefined : compileTemplate(settings.link.template, templateField, { urlEncode: true }),

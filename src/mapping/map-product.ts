@@ -29,10 +29,10 @@ import { channelIdentifiers } from "./identifiers.js";
 import { leafletUrl } from "./leaflet.js";
 import { localesWithText, resolveAnyLocale, resolveLocalized } from "./locale.js";
 import { formatMoney } from "./money.js";
-import { selectImages } from "./photos.js";
 import { activeSale, selectPrice } from "./price.js";
 import type { Reason, WarningCode } from "./reasons.js";
 import type { ChannelMapping } from "./settings.js";
+import { sharedDescription, sharedImages } from "./locale-cache.js";
 import { finishTitle, selectDescription } from "./text.js";
 import { nameToText } from "./title-text.js";
 import { withoutTracking } from "./tracking.js";
@@ -115,7 +115,8 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   }
 
   const d = s.description;
-  const description = selectDescription(product, d.types, d.targetGroup, d.fallback ? chain : ch.languageChain, d.maxLength, context.memo.last.html);
+  // One language per feed unless the channel opts in (README, Presets, Languages); shared per locale chain (locale-cache.ts).
+  const description = d.fallback ? sharedDescription(product, d, chain, ch.chainKey, context) : sharedDescription(product, d, ch.languageChain, ch.languageChainKey, context);
   if (description !== undefined) {
     if (description.locale !== primary) fallbacks.description = description.locale;
     if (description.truncated) warnings.push({ code: "DESCRIPTION_TRUNCATED" });
@@ -184,7 +185,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     }
   }
 
-  const images = selectImages(product, ch.images);
+  const images = sharedImages(product, ch.images, context);
   if (images.length === 0 && s.images.required) problems.push({ code: "NO_IMAGE" });
 
   const idRendered = ch.id.render(state);

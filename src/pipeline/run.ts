@@ -42,7 +42,9 @@ import type { ImageRunOptionsInput } from "../images/options.js";
 import { ImagePipeline, type ImageStats } from "../images/pipeline.js";
 import { IMAGES_DIR } from "../images/store.js";
 import { ExplainHook } from "../explain/run-hook.js";
-import { STATE_DIR } from "../explain/store.js";
+import { RunSource, type SourceMode } from "../snapshot/run-source.js";
+import { STATE_DIR } from "../store/sqlite.js";
+import type { EventListener } from "../catalogue/stream/events.js";
 
 export interface GenerateOptions {
   config: LoadedConfig;
@@ -62,6 +64,8 @@ export interface GenerateOptions {
   workers?: number;
   /** Catalogues smaller than this are mapped in this thread (default SHARD_MIN_PRODUCTS, or 0 when `workers` is given). */
   shardMinProducts?: number;
+  /** Where the products come from (snapshot/run-source.ts); default: the config's source.sync.default. */
+  source?: SourceMode;
 }
 
 /**
@@ -143,6 +147,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   const runs: ChannelRun[] = [];
   let images: ImagePipeline | undefined;
   let explain: ExplainHook | undefined;
+  let source: RunSource | undefined;
   const started = options.now ?? new Date();
   try {
     await mkdir(join(outputDir, REPORTS_DIR), { recursive: true });
@@ -178,7 +183,20 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         ...(options.signal ? { signal: options.signal } : {}),
       });
     }
-    const context = await loadContext(client, config, started, offers?.parsed.offers);
+    const rejectedByCode: Record<string, number> = {};
+    const onEvent: EventListener = (event) => {
+      if (event.type === "resume") logger.warn("stream cut, resumed", { fromIndex: event.fromIndex, resumes: event.resumes });
+      if (event.type === "retry") logRetry(logger, event.retry);
+      if (event.type === "rejected") {
+        const { rejection } = event;
+        rejectedByCode[rejection.code] = (rejectedByCode[rejection.code] ?? 0) + 1;
+        logger.warn("source record rejected", { line: rejection.line, id: rejection.id, code: rejection.code, path: rejection.path });
+      }
+    };
+    const requested = options.source ?? config.sync.default;
+    const dryRun = options.dryRun ?? false;
+    source = RunSource.plan({ client, config, outputDir, requested, now: started, dryRun, onEvent, warn: (m, f) => logger.warn(m, f), ...(options.signal ? { signal: options.signal } : {}) });
+    const { context, reference } = await loadContext(client, config, started, offers?.parsed.offers, source.reference);
 
     for (const channel of config.channels) {
       runs.push(
@@ -196,21 +214,9 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
 
     explain = await ExplainHook.open(outputDir, runs.length, logger, options.dryRun ?? false);
     runs.forEach((run, i) => (run.explain = explain?.channel(i)));
-    const rejectedByCode: Record<string, number> = {};
-    const stream = client.streamProducts({
-      filter: config.query.filter as never,
-      sorting: config.query.sorting as never,
-      ...(options.signal ? { signal: options.signal } : {}),
-      onEvent: (event) => {
-        if (event.type === "resume") logger.warn("stream cut, resumed", { fromIndex: event.fromIndex, resumes: event.resumes });
-        if (event.type === "retry") logRetry(logger, event.retry);
-        if (event.type === "rejected") {
-          const { rejection } = event;
-          rejectedByCode[rejection.code] = (rejectedByCode[rejection.code] ?? 0) + 1;
-          logger.warn("source record rejected", { line: rejection.line, id: rejection.id, code: rejection.code, path: rejection.path });
-        }
-      },
-    });
+    const stream = await source.open(reference);
+    const { delta, ...used } = source.report;
+    logger.info("source", { ...used, ...delta });
     const progress = createProgress({ label: "generate", tty: options.tty ?? false, logger });
     let received = 0;
     const streamStarted = performance.now();
@@ -222,6 +228,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       ...(explain ? { explain } : {}),
     });
     progress.done();
+    await source.finish();
     const seconds = (performance.now() - streamStarted) / 1000;
     // For the nightly log: how fast, on how many threads, and the process's memory high-water mark so far.
     logger.info("products mapped", {
@@ -261,6 +268,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         retries: stats.retries,
         resumes: stats.resumes,
       },
+      sync: { ...source.report, ...(source.report.delta ? { delta: { ...source.report.delta } } : {}) },
       ...(offers ? { offers: { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount } } : {}),
       // Every row has drained by now, so the counts are final (only pruning comes after).
       ...(images ? { images: { ...images.stats } } : {}),
@@ -273,6 +281,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     return { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images: images.stats } : {}) };
   } catch (error) {
     await Promise.all([...runs.map((run) => run.abort()), explain?.abort()]);
+    await source?.abort();
     // Files this run stored stay indexed (and so prunable), whatever else failed.
     if (images) await finishImages(images, logger);
     if (!options.dryRun) await recordFailedRun({ outputDir, config, startedAt: started, error, interrupted: options.signal?.aborted === true, logger });

@@ -3,6 +3,7 @@ import { formatBytes } from "../format.js";
 import type { LogFields } from "../log.js";
 import type { Manifest } from "../publish/manifest.js";
 import { unpublishedOf } from "../publish/run-state.js";
+import { describeSync } from "../snapshot/describe.js";
 
 export function topReasons(excluded: Record<string, number>, count = 3): string {
   const total = Object.values(excluded).reduce((a, b) => a + b, 0);
@@ -44,6 +45,7 @@ export function formatSummary(manifest: Manifest): string {
       `${s.rejected} rejected, ${s.retries} retries, ${s.resumes} resumes, ${seconds.toFixed(1)} s` +
       (seconds > 0 ? ` (${Math.round(s.received / seconds).toLocaleString("en")} products/s)` : ""),
   );
+  if (manifest.sync) lines.push(`catalogue: ${describeSync(manifest.sync)}`);
   lines.push(runLine(manifest));
   return lines.join("\n");
 }

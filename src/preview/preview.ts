@@ -63,7 +63,7 @@ export async function renderPreview(options: PreviewOptions): Promise<string> {
     // The offers file's prices and stock, as generate uses them (preview publishes nothing,
     // so a file that generate would refuse is still read; validate says why).
     const offers = config.offers ? await loadOffers(config.offers, undefined) : undefined;
-    const context = await loadContext(client, config, now, offers?.parsed.offers);
+    const { context } = await loadContext(client, config, now, offers?.parsed.offers);
     const mapper = new ChannelMapper({ name: channel.name, mapping: channel.mapping, layout: channel.layout, format: channel.format, meta: metaOf(config, channel, now) });
     const ids = options.ids ?? [];
     const limit = options.limit ?? 10;

@@ -82,6 +82,17 @@ export const Manifest = z.object({
     retries: z.number().int().min(0),
     resumes: z.number().int().min(0),
   }),
+  /** Where the products came from (generate --source): full, delta or snapshot, and how old the sync the feeds reflect is. */
+  sync: z
+    .object({
+      requested: z.enum(["full", "delta", "snapshot"]),
+      used: z.enum(["full", "delta", "snapshot"]),
+      fallback: z.string().optional(),
+      syncedAt: z.string(),
+      ageSeconds: z.number().int().min(0),
+      delta: Counts.optional(),
+    })
+    .optional(),
   /** What the image pipeline did (requested, cacheHits, downloads, conversions, failed, ...), when a channel processes images. */
   images: Counts.optional(),
   /** The offers file of the run; refused rows are listed in reports/_offers.csv. */

@@ -20,6 +20,9 @@ import Database from "better-sqlite3";
 import { PharmafeedError } from "../errors.js";
 import { temporaryPath } from "../publish/atomic-output.js";
 
+/** output/state/: the embedded stores (the catalogue snapshot, the explain index). */
+export const STATE_DIR = "state";
+
 export type Db = Database.Database;
 
 /** What a store file holds and in which format version. */

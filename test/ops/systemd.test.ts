@@ -28,7 +28,16 @@ const systemdAnalyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].find
 
 describe("systemd units (deploy/systemd)", () => {
   it("are the ones the README shows, byte for byte", () => {
-    expect(UNITS).toEqual(["pharmafeed-alert@.service", "pharmafeed-serve.service", "pharmafeed.service", "pharmafeed.timer"]);
+    expect(UNITS).toEqual([
+      "pharmafeed-alert@.service",
+      "pharmafeed-delta.service",
+      "pharmafeed-delta.timer",
+      "pharmafeed-serve.service",
+      "pharmafeed-snapshot.service",
+      "pharmafeed-snapshot.timer",
+      "pharmafeed.service",
+      "pharmafeed.timer",
+    ]);
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     for (const name of UNITS) expect(readme, `${name} in README.md`).toContain(`\`\`\`ini\n${read(name)}\`\`\``);
   });
@@ -38,10 +47,12 @@ describe("systemd units (deploy/systemd)", () => {
     const serve = settings("pharmafeed-serve.service");
     expect(run.get("WorkingDirectory")).toEqual(serve.get("WorkingDirectory"));
     expect(run.get("WorkingDirectory")?.[0]).toMatch(/^\//);
-    for (const unit of [run, serve]) {
+    const fresh = ["pharmafeed-delta.service", "pharmafeed-snapshot.service"].map(settings);
+    for (const unit of [run, serve, ...fresh]) {
       expect(unit.get("OnFailure")).toEqual(["pharmafeed-alert@%n.service"]);
       expect((unit.get("SuccessExitStatus") ?? []).join(" ")).not.toMatch(/\b5\b/);
     }
+    for (const unit of fresh) expect(unit.get("WorkingDirectory")).toEqual(run.get("WorkingDirectory"));
     expect(run.get("ExecStart")?.[0]).toMatch(/^\/usr\/bin\/node dist\/cli\.js generate /);
     expect(serve.get("ExecStart")?.[0]).toMatch(/^\/usr\/bin\/node dist\/cli\.js serve /);
     expect(settings("pharmafeed-alert@.service").get("ExecStart")?.[0]).toContain("%i failed");

@@ -5,8 +5,8 @@
  * Either way the lines are parsed by the same code (shard.ts) and the files
  * come out byte for byte the same.
  */
-import type { RawLine, RecordStream } from "../../catalogue/stream/record-stream.js";
-import type { Product } from "../../catalogue/schemas/product.js";
+import type { RawLine } from "../../catalogue/stream/record-stream.js";
+import type { LineSource } from "../../snapshot/lines.js";
 import type { MappingContext } from "../../mapping/context.js";
 import type { ChannelRun } from "../channel-run.js";
 import { ShardPool } from "./pool.js";
@@ -68,7 +68,7 @@ function shardInit(runs: ChannelRun[], context: MappingContext, explain: boolean
 }
 
 /** Returns how many worker threads mapped the products (0: this thread did). */
-export async function dispatch(stream: RecordStream<Product>, runs: ChannelRun[], context: MappingContext, options: DispatchOptions): Promise<number> {
+export async function dispatch(stream: Pick<LineSource, "lines" | "reject">, runs: ChannelRun[], context: MappingContext, options: DispatchOptions): Promise<number> {
   let pool: ShardPool | undefined;
   let local: boolean | undefined;
   let received = 0;

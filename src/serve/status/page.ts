@@ -19,6 +19,7 @@ import type { Fetch } from "../state.js";
 import { LANGUAGES, type Language, WORDS, type Words } from "./i18n.js";
 import { reasonWords } from "./reason-words.js";
 import { DEFAULT_MAX_FEED_AGE_HOURS } from "../../publish/run-state.js";
+import { syncStatus } from "../../snapshot/describe.js";
 import { runState } from "./run-state.js";
 import { STYLE } from "./style.js";
 
@@ -139,6 +140,10 @@ function card(input: StatusInput, channel: StatusChannel, entry: ChannelEntry | 
   );
 }
 
+function syncHtml(line: { text: string; fallback?: string }): string {
+  return e(line.text) + (line.fallback ? ` <span class="warn" title="${e(line.fallback)}">(fell back to a full read)</span>` : "");
+}
+
 function summary(input: StatusInput, lang: Language): string {
   const w = WORDS[lang];
   const m = input.manifest;
@@ -155,7 +160,9 @@ function summary(input: StatusInput, lang: Language): string {
   const error = m.error ? `<p class="bad">${e(m.error.code)}: ${e(m.error.message)}</p>` : "";
   return (
     `<p>${e(w.lastRun)} ${when(m.startedAt, input.now, lang)}: <strong class="${cls}" data-state="${state.state}">${e(words)}</strong></p>${error}${why}` +
-    `<p>${m.source.received} ${e(w.received)}, ${m.source.rejected} ${e(w.rejected)} · ${m.channels.filter((c) => c.published === true).length} ${e(w.of)} ${m.channels.length} ${e(w.feedsPublished)}</p>` +
+    `<p>${m.source.received} ${e(w.received)}, ${m.source.rejected} ${e(w.rejected)} · ${m.channels.filter((c) => c.published === true).length} ${e(w.of)} ${m.channels.length} ${e(w.feedsPublished)}` +
+    // Which source the run read (generate --source) and how old the catalogue data is (English, as the CLI says it).
+    `${m.sync ? ` · ${syncHtml(syncStatus(m.sync, input.now))}` : ""}</p>` +
     `<p>${offers}</p>`
   );
 }

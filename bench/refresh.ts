@@ -1,0 +1,147 @@
+/**
+ * Benchmark of fresh feeds: 100,000 generated products x 22 outputs (11 presets
+ * x fr, nl) refreshed from the snapshot (`generate --source snapshot`), beside
+ * today's full run (`generate --source full`, which also writes the snapshot),
+ * both the built CLI from spawn to exit, alternated, medians of --runs.
+ * Then a delta of about 1 % changed products against a sandbox whose catalogue
+ * changes over time: its bytes beside a full stream's bytes.
+ *
+ *   npx tsx bench/refresh.ts [--products 100000] [--runs 3] [--delta-products 20000] [--workers N]
+ *
+ * Goals: refresh <= 10 s, peak RSS < 200 MB; delta bytes <= 2 % of a full stream's.
+ */
+import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { request } from "undici";
+import { loadConfig } from "../src/config/load.js";
+import { silentLogger } from "../src/log.js";
+import { runGenerate } from "../src/pipeline/run.js";
+import { CATALOGUE_NOW } from "../src/sandbox/generate/clock.js";
+import { DEMO_KEY, startSandbox } from "../src/sandbox/index.js";
+import { snapshotPath } from "../src/snapshot/store.js";
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+};
+const PRODUCTS = Number(flag("products", "100000"));
+const RUNS = Number(flag("runs", "3"));
+const DELTA_PRODUCTS = Number(flag("delta-products", "20000"));
+const WORKERS = flag("workers", "");
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const root = here("../");
+const env = { ...process.env, BENCH_KEY_ID: DEMO_KEY.id, BENCH_KEY_SECRET: DEMO_KEY.secret };
+
+function start(script: string, argv: string[]): ChildProcess {
+  return fork(here(script), argv, { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+}
+
+function message<T>(child: ChildProcess): Promise<T> {
+  return new Promise((resolve, reject) => {
+    child.once("message", (m) => resolve(m as T));
+    child.once("exit", (code) => reject(new Error(`child exited with ${code}`)));
+  });
+}
+
+interface Sample {
+  seconds: number;
+  products: number;
+  rssMb: number;
+}
+
+/** The built CLI, as cron runs it: wall time from spawn to exit, peak RSS from its log. */
+async function generate(dir: string, source: "full" | "snapshot"): Promise<Sample> {
+  const argv = [join(root, "dist/cli.js"), "generate", "--config", join(dir, "pharmafeed.json"), "--source", source, "--force", "--log-format", "json", ...(WORKERS ? ["--workers", WORKERS] : [])];
+  const started = performance.now();
+  const child = spawn(process.execPath, argv, { stdio: ["ignore", "ignore", "pipe"], env });
+  let log = "";
+  child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString("utf8")));
+  const [code] = (await once(child, "exit")) as [number | null];
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`generate --source ${source} exited with ${code}:\n${log.slice(-2000)}`);
+  const entries = log
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { msg?: string; products?: number; peakRssMb?: number; used?: string });
+  const used = entries.find((e) => e.msg === "source")?.used;
+  if (used !== source) throw new Error(`asked for --source ${source}, the run used ${used}`);
+  const done = entries.find((e) => e.msg === "products mapped");
+  if (!done) throw new Error("no 'products mapped' line in generate's log");
+  return { seconds, products: done.products ?? 0, rssMb: done.peakRssMb ?? 0 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number, digits = 0) => n.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+
+// 1. Refresh from the snapshot beside today's full run.
+{
+  const sandbox = start("./sandbox-child.ts", ["sandbox", String(PRODUCTS), "1"]);
+  const dir = await mkdtemp(join(tmpdir(), "pharmafeed-refresh-"));
+  try {
+    const { url } = await message<{ url: string }>(sandbox);
+    await message(start("./generate-child.ts", ["config", url, dir]));
+    const full: Sample[] = [];
+    const refresh: Sample[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      full.push(await generate(dir, "full"));
+      refresh.push(await generate(dir, "snapshot"));
+    }
+    const snapshotBytes = (await stat(snapshotPath(join(dir, "out")))).size;
+    const f = median(full.map((s) => s.seconds));
+    const r = median(refresh.map((s) => s.seconds));
+    console.log(`refresh bench: ${fmt(PRODUCTS)} products generated (${fmt(full[0]!.products)} in the snapshot), 22 outputs (11 presets x fr, nl), median of ${RUNS} runs`);
+    console.log(`  generate --source full      ${fmt(f, 1).padStart(6)} s   peak RSS ${fmt(median(full.map((s) => s.rssMb)))} MB   (today's run; writes the snapshot)`);
+    console.log(`  generate --source snapshot  ${fmt(r, 1).padStart(6)} s   peak RSS ${fmt(median(refresh.map((s) => s.rssMb)))} MB   ${(f / r).toFixed(2)}x faster`);
+    console.log(`  snapshot file               ${fmt(snapshotBytes / 2 ** 20, 1)} MB`);
+    console.log(`  goal                        refresh <= 10 s, peak RSS < 200 MB`);
+  } finally {
+    sandbox.send("exit");
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// 2. A delta of about 1 % changed products, beside a full stream's bytes.
+{
+  const HOUR = 3600;
+  const t0 = CATALOGUE_NOW + HOUR;
+  const hours = 4;
+  // 1 - exp(-rate * (hours + margin)) ~ 1 %, new products included.
+  const sandbox = await startSandbox({ products: DELTA_PRODUCTS, seed: 1, rateLimit: 1_000_000, changes: { perHour: 0.0018, newPerHour: DELTA_PRODUCTS / 100_000, since: CATALOGUE_NOW, at: t0 } });
+  const dir = await mkdtemp(join(tmpdir(), "pharmafeed-delta-"));
+  try {
+    await message(start("./generate-child.ts", ["config", sandbox.url, dir]));
+    const config = await loadConfig(join(dir, "pharmafeed.json"), { env });
+    const at = (t: number) => new Date(t * 1000);
+    await runGenerate({ config, logger: silentLogger, now: at(t0), force: true });
+    sandbox.clock.set(t0 + hours * HOUR);
+    const before = sandbox.stats.byPath.get("/v4/products/stream") ?? 0;
+    const delta = await runGenerate({ config, logger: silentLogger, now: at(t0 + hours * HOUR), force: true, source: "delta" });
+    const streams = (sandbox.stats.byPath.get("/v4/products/stream") ?? 0) - before;
+    const counts = delta.manifest.sync?.delta;
+    if (delta.manifest.sync?.used !== "delta" || !counts) throw new Error(`the delta fell back: ${delta.manifest.sync?.fallback}`);
+    // What each request transfers: the body bytes of the same requests, counted over HTTP.
+    const bytesOf = async (filter: unknown) => {
+      const auth = "Basic " + Buffer.from(`${DEMO_KEY.id}:${DEMO_KEY.secret}`).toString("base64");
+      const res = await request(`${sandbox.url}/v4/products/stream`, { method: "POST", headers: { authorization: auth, "content-type": "application/json", "user-agent": "pharmafeed-bench/1 (bench@pharmafeed.example)" }, body: JSON.stringify({ filter, sorting: { id: "ASC" } }) });
+      let bytes = 0;
+      for await (const chunk of res.body) bytes += (chunk as Buffer).length;
+      return bytes;
+    };
+    const fullBytes = await bytesOf(config.query.filter);
+    const deltaBytes = await bytesOf({ updatedSince: t0 - config.sync.marginSeconds });
+    const changed = counts.changed! + counts.added! + counts.removed!;
+    console.log(`delta bench: ${fmt(DELTA_PRODUCTS)} products, ${hours} h of changes, ${streams} products/stream request`);
+    console.log(`  delta: ${fmt(counts.received!)} lines (${fmt(counts.changed!)} changed, ${fmt(counts.added!)} new, ${fmt(counts.removed!)} removed; ${fmt((100 * changed) / delta.manifest.source.received, 2)} % of the feed's products)`);
+    console.log(`  bytes: delta ${fmt(deltaBytes / 1024)} KB, full stream ${fmt(fullBytes / 1024)} KB: ${fmt((100 * deltaBytes) / fullBytes, 2)} %   (goal <= 2 % for 1 % changed)`);
+  } finally {
+    await sandbox.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Per-locale work shared by the channels of a run: a run maps each product for
+ * every channel in a row, and channels of the same locale chain with the same
+ * description or photo settings (google-fr and meta-fr, say) choose the same
+ * description (HTML to text included) and the same photos. The first channel
+ * computes them; the others of that locale reuse them until the next product.
+ *
+ * A cache layer only: the choices themselves stay in text.ts and photos.ts, and
+ * a key holds every setting the choice reads, so a result is only ever reused
+ * where it would have been computed the same. Results are shared objects:
+ * callers read them and never change them.
+ */
+import type { Product } from "../catalogue/schemas/product.js";
+import type { MappingContext } from "./context.js";
+import { selectImages, type ImagePlan } from "./photos.js";
+import { selectDescription, type DescriptionChoice } from "./text.js";
+
+interface ProductCache {
+  product: Product | undefined;
+  /** By setting key (see intern): small integers, as hashing a long key string on every call cost more than it saved. */
+  values: Map<number, unknown>;
+}
+
+const caches = new WeakMap<MappingContext, ProductCache>();
+
+/** The value under `key` for this product, computed once per product. */
+function shared<T>(context: MappingContext, product: Product, key: number, compute: () => T): T {
+  let cache = caches.get(context);
+  if (!cache) caches.set(context, (cache = { product: undefined, values: new Map() }));
+  if (cache.product !== product) {
+    cache.product = product;
+    cache.values.clear();
+  }
+  if (cache.values.has(key)) return cache.values.get(key) as T;
+  const value = compute();
+  cache.values.set(key, value);
+  return value;
+}
+
+/** Settings written out in full, to the number that stands for them. */
+const interned = new Map<string, number>();
+function intern(text: string): number {
+  let key = interned.get(text);
+  if (key === undefined) interned.set(text, (key = interned.size));
+  return key;
+}
+
+/** Every field of an image plan, as a key (computed once per compiled plan). */
+const planKeys = new WeakMap<ImagePlan, number>();
+function planKey(plan: ImagePlan): number {
+  let key = planKeys.get(plan);
+  if (key === undefined) {
+    key = intern(`i ${JSON.stringify(plan, (_k, value: unknown) => (value instanceof Map ? [...value] : value instanceof Set ? [...value] : value))}`);
+    planKeys.set(plan, key);
+  }
+  return key;
+}
+
+export interface DescriptionSettings {
+  types: readonly string[];
+  targetGroup: string | null;
+  maxLength: number;
+}
+
+const descriptionKeys = new WeakMap<DescriptionSettings, Map<string, number>>();
+function descriptionKey(settings: DescriptionSettings, chainKey: string): number {
+  let byChain = descriptionKeys.get(settings);
+  if (!byChain) descriptionKeys.set(settings, (byChain = new Map()));
+  let key = byChain.get(chainKey);
+  if (key === undefined) {
+    key = intern(`d ${JSON.stringify([settings.types, settings.targetGroup, settings.maxLength, chainKey])}`);
+    byChain.set(chainKey, key);
+  }
+  return key;
+}
+
+/** selectDescription, shared by the channels with the same locale chain and description settings. */
+export function sharedDescription(product: Product, settings: DescriptionSettings, chain: readonly string[], chainKey: string, context: MappingContext): DescriptionChoice | undefined {
+  return shared(context, product, descriptionKey(settings, chainKey), () =>
+    selectDescription(product, settings.types, settings.targetGroup, chain, settings.maxLength, context.memo.last.html),
+  );
+}
+
+/** selectImages, shared by the channels with the same image plan (locale included). */
+export function sharedImages(product: Product, plan: ImagePlan, context: MappingContext): string[] {
+  return shared(context, product, planKey(plan), () => selectImages(product, plan));
+}

@@ -1,0 +1,240 @@
+/**
+ * Where a run's products come from (`generate --source`), and the snapshot it
+ * leaves behind:
+ *
+ *   full      products/stream ─┬─> channels
+ *                              └─> new snapshot (renamed into place when the stream ended)
+ *   delta     products/stream {updatedSince: last sync - margin} ─ merge (delta.ts) ─> new snapshot ─> channels
+ *   snapshot  snapshot ─> channels (no catalogue request at all, reference lists included)
+ *
+ * A delta or a refresh that cannot be made reads in full instead and says why
+ * (`fallback`): no snapshot, one of another format version, too old, read with
+ * another filter or sorting, a filter or sorting a merge cannot follow, or a
+ * delta larger than the configured share of the catalogue.
+ */
+import type { CatalogueClient } from "../catalogue/client.js";
+import type { Product } from "../catalogue/schemas/product.js";
+import type { EventListener } from "../catalogue/stream/events.js";
+import type { RecordStream } from "../catalogue/stream/record-stream.js";
+import type { LoadedConfig } from "../config/types.js";
+import { PharmafeedError } from "../errors.js";
+import { mergeDelta, MergeError, type MergeCounts } from "./delta.js";
+import { compileFilter, unsupportedKey } from "./filter-match.js";
+import { keepLines, snapshotLines, type LineSource } from "./lines.js";
+import { openSnapshot, snapshotPath, SnapshotWriter, type Reference, type Snapshot } from "./store.js";
+
+export type SourceMode = "full" | "delta" | "snapshot";
+
+/** What the manifest says about a run's source. */
+export interface SourceReport {
+  /** What was asked for (--source or source.sync.default). */
+  requested: SourceMode;
+  /** What the run did. */
+  used: SourceMode;
+  /** Why a delta or a refresh read in full instead. */
+  fallback?: string;
+  /** The sync the feeds reflect (ISO) and its age at the run's start, in seconds. */
+  syncedAt: string;
+  ageSeconds: number;
+  /** A delta's counts. */
+  delta?: MergeCounts;
+}
+
+export interface SourceOptions {
+  client: CatalogueClient;
+  config: LoadedConfig;
+  outputDir: string;
+  requested: SourceMode;
+  /** The run's clock: the sync time of a full read or a delta. */
+  now: Date;
+  /** No snapshot is written (dry run). */
+  dryRun: boolean;
+  signal?: AbortSignal;
+  onEvent: EventListener;
+  warn(message: string, fields: Record<string, string | number>): void;
+}
+
+export class RunSource {
+  /** The reference lists to use, when they come from the snapshot (no request). */
+  reference: Reference | undefined;
+  report: SourceReport;
+  private snapshot: Snapshot | undefined;
+  private writer: SnapshotWriter | undefined;
+
+  private constructor(private readonly options: SourceOptions, snapshot: Snapshot | undefined, fallback: string | undefined) {
+    const { requested, now } = options;
+    this.snapshot = snapshot;
+    const used: SourceMode = snapshot ? requested : "full";
+    this.report = { requested, used, ...(fallback ? { fallback } : {}), syncedAt: now.toISOString(), ageSeconds: 0 };
+    if (snapshot) {
+      this.report.syncedAt = snapshot.info.syncedAt;
+      this.report.ageSeconds = Math.max(0, Math.round((now.getTime() - Date.parse(snapshot.info.syncedAt)) / 1000));
+      if (used === "snapshot") this.reference = snapshot.reference;
+    }
+  }
+
+  /** Decides the source before any request; opens the snapshot a delta or a refresh reads. */
+  static plan(options: SourceOptions): RunSource {
+    const { requested, config } = options;
+    if (requested === "full") return new RunSource(options, undefined, undefined);
+    const fallback = (reason: string, snapshot?: Snapshot) => {
+      snapshot?.close();
+      options.warn(`--source ${requested}: reading the whole catalogue instead`, { reason });
+      return new RunSource(options, undefined, reason);
+    };
+    const file = snapshotPath(options.outputDir);
+    let snapshot: Snapshot | undefined;
+    try {
+      snapshot = openSnapshot(file);
+    } catch (error) {
+      if (!(error instanceof PharmafeedError) || error.code !== "STORE_INVALID") throw error;
+      return fallback(`the snapshot cannot be used: ${error.message}`);
+    }
+    if (!snapshot) return fallback(`no snapshot yet (${file}): a full read makes one`);
+    const age = (options.now.getTime() - Date.parse(snapshot.info.syncedAt)) / 3_600_000;
+    if (age > config.sync.maxAgeHours) return fallback(`the snapshot is ${age.toFixed(1)} h old, more than source.sync.maxAgeHours (${config.sync.maxAgeHours})`, snapshot);
+    if (snapshot.info.filter !== JSON.stringify(config.query.filter) || snapshot.info.sorting !== JSON.stringify(config.query.sorting)) {
+      return fallback("the snapshot was read with another source filter or sorting", snapshot);
+    }
+    if (requested === "delta") {
+      if (options.dryRun) return fallback("a dry run writes no snapshot, so it has none to merge a delta into", snapshot);
+      const key = unsupportedKey(config.query.filter);
+      if (key !== undefined) return fallback(`the source filter's "${key}" cannot be checked on a record, so a delta cannot tell what left it`, snapshot);
+      if (idOrder(config.query.sorting) === undefined) return fallback("a delta keeps the snapshot in id order only: source.sorting is not by id", snapshot);
+    }
+    return new RunSource(options, snapshot, undefined);
+  }
+
+  /**
+   * The lines to map. `reference`: the run's reference lists (kept in a new
+   * snapshot). A delta is requested and merged here; one too large gives way
+   * to a full read.
+   */
+  async open(reference: Reference): Promise<LineSource> {
+    const { options } = this;
+    if (this.report.used === "snapshot") return snapshotLines(this.snapshot as Snapshot, options.onEvent);
+    if (this.report.used === "delta") {
+      const merged = await this.delta(reference);
+      if (merged) return merged;
+    }
+    return this.full(reference);
+  }
+
+  private stream(filter: Record<string, unknown>): RecordStream<Product> {
+    const { client, config, signal, onEvent } = this.options;
+    return client.streamProducts({ filter: filter as never, sorting: config.query.sorting as never, ...(signal ? { signal } : {}), onEvent });
+  }
+
+  private async newWriter(via: "full" | "delta", reference: Reference): Promise<SnapshotWriter | undefined> {
+    if (this.options.dryRun) return undefined;
+    const { config, now } = this.options;
+    const writer = await SnapshotWriter.create(snapshotPath(this.options.outputDir), {
+      syncedAt: now.toISOString(),
+      filter: JSON.stringify(config.query.filter),
+      sorting: JSON.stringify(config.query.sorting),
+      via,
+    });
+    writer.setReference(reference);
+    return writer;
+  }
+
+  private async full(reference: Reference): Promise<LineSource> {
+    const stream = this.stream(this.options.config.query.filter);
+    this.report.used = "full";
+    this.report.syncedAt = this.options.now.toISOString();
+    this.report.ageSeconds = 0;
+    this.writer = await this.newWriter("full", reference);
+    return this.writer ? keepLines(stream, this.writer) : stream;
+  }
+
+  /** The merged snapshot's lines, or undefined when the delta gave way to a full read. */
+  private async delta(reference: Reference): Promise<LineSource | undefined> {
+    const { config, now } = this.options;
+    const old = this.snapshot as Snapshot;
+    const since = Math.floor(Date.parse(old.info.syncedAt) / 1000) - config.sync.marginSeconds;
+    // Every status: a delta filtered like the source would miss what left it.
+    const stream = this.stream({ updatedSince: since });
+    const limit = Math.floor(old.info.records * config.sync.maxDeltaShare);
+    const writer = await SnapshotWriter.create(snapshotPath(this.options.outputDir), {
+      syncedAt: now.toISOString(),
+      filter: JSON.stringify(config.query.filter),
+      sorting: JSON.stringify(config.query.sorting),
+      via: "delta",
+    });
+    writer.setReference(reference);
+    const limited: LineSource = {
+      get total() {
+        return stream.total;
+      },
+      get stats() {
+        return stream.stats;
+      },
+      reject: (r) => stream.reject(r),
+      lines: () => ({
+        async *[Symbol.asyncIterator]() {
+          for await (const line of stream.lines()) {
+            if (line.total > limit) throw new TooLarge(line.total, limit);
+            yield line;
+          }
+        },
+      }),
+    };
+    let counts: MergeCounts;
+    try {
+      counts = await mergeDelta(old, limited, writer, compileFilter(config.query.filter), idOrder(config.query.sorting) === "DESC");
+    } catch (error) {
+      await writer.abort();
+      if (!(error instanceof TooLarge || error instanceof MergeError)) throw error;
+      const reason = error instanceof TooLarge ? `the delta has ${error.total} products, more than source.sync.maxDeltaShare of the snapshot (${limit})` : `the delta cannot be merged: ${error.message}`;
+      this.options.warn("--source delta: reading the whole catalogue instead", { reason });
+      this.report.fallback = reason;
+      old.close();
+      this.snapshot = undefined;
+      return undefined;
+    }
+    old.close();
+    await writer.commit();
+    const merged = openSnapshot(snapshotPath(this.options.outputDir));
+    if (!merged) throw new PharmafeedError("WRITE_FAILED", "the merged snapshot vanished");
+    this.snapshot = merged;
+    this.report.syncedAt = now.toISOString();
+    this.report.ageSeconds = 0;
+    this.report.delta = counts;
+    return snapshotLines(merged, this.options.onEvent);
+  }
+
+  /** The stream ended well: the new snapshot of a full read replaces the previous one. */
+  async finish(): Promise<void> {
+    this.snapshot?.close();
+    this.snapshot = undefined;
+    const writer = this.writer;
+    this.writer = undefined;
+    if (!writer) return;
+    if (this.options.dryRun) await writer.abort();
+    else await writer.commit();
+  }
+
+  /** The run failed: the previous snapshot stays. */
+  async abort(): Promise<void> {
+    this.snapshot?.close();
+    this.snapshot = undefined;
+    await this.writer?.abort();
+    this.writer = undefined;
+  }
+}
+
+class TooLarge extends Error {
+  constructor(
+    readonly total: number,
+    readonly limit: number,
+  ) {
+    super(`delta of ${total} products over the limit ${limit}`);
+  }
+}
+
+/** ASC or DESC when the sorting is by id alone, else undefined. */
+function idOrder(sorting: Record<string, unknown>): "ASC" | "DESC" | undefined {
+  const keys = Object.keys(sorting);
+  const id = sorting.id;
+  return keys.length === 1 && (id === "ASC" || id === "DESC") ? id : undefined;
+}

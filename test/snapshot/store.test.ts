@@ -1,0 +1,71 @@
+/** The snapshot file: round trip, atomic replacement under kill -9, older format versions refused. */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { buildStore } from "../../src/store/sqlite.js";
+import { openSnapshot, SNAPSHOT, SnapshotWriter } from "../../src/snapshot/store.js";
+
+let dir: string;
+let file: string;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "pharmafeed-snapshot-"));
+  file = join(dir, "state", "snapshot.sqlite");
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const lineOf = (k: number) => Buffer.from(`{"meta":{"total":3000,"index":${k}},"result":{"id":"M${String(k).padStart(9, "0")}","name":{"fr":"Produit ${k} \\u00e9"},"text":"${"lorem ipsum ".repeat(60)}"}}`);
+
+async function writeSnapshot(count: number): Promise<Buffer[]> {
+  const writer = await SnapshotWriter.create(file, { syncedAt: "2026-01-01T00:00:00.000Z", filter: '{"status":"active"}', sorting: '{"id":"ASC"}', via: "full" });
+  writer.setReference({ categories: [{ id: 1, name: { fr: "Cat" } }], brands: [{ id: 2, name: "B" }] });
+  const lines = Array.from({ length: count }, (_, k) => lineOf(k));
+  for (const line of lines) writer.add(line);
+  await writer.commit();
+  return lines;
+}
+
+describe("snapshot store", () => {
+  it("gives back every line in order, with its sync time, filter and reference lists", async () => {
+    const lines = await writeSnapshot(3000);
+    const snapshot = openSnapshot(file)!;
+    expect(snapshot.info).toEqual({ syncedAt: "2026-01-01T00:00:00.000Z", filter: '{"status":"active"}', sorting: '{"id":"ASC"}', via: "full", records: 3000 });
+    expect(snapshot.reference).toEqual({ categories: [{ id: 1, name: { fr: "Cat" } }], brands: [{ id: 2, name: "B" }] });
+    const read = [...snapshot.lines()].map((b) => Buffer.from(b));
+    snapshot.close();
+    expect(read.length).toBe(3000);
+    expect(read.every((b, k) => b.equals(lines[k]!))).toBe(true);
+  });
+
+  it("keeps the previous snapshot whole when the writer is killed with SIGKILL mid-way", async () => {
+    await writeSnapshot(500);
+    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("write-child.ts", import.meta.url)), file], { stdio: ["ignore", "pipe", "inherit"] });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on("data", (data: Buffer) => data.toString().includes("writing") && resolve());
+      child.on("exit", (code) => reject(new Error(`the writer ended (${code}) before it was killed`)));
+    });
+    const temporary = join(dir, "state", `.snapshot.sqlite.tmp-${child.pid}`);
+    expect(existsSync(temporary)).toBe(true);
+    const exited = new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+    child.kill("SIGKILL");
+    expect(await exited).toBe("SIGKILL");
+    const snapshot = openSnapshot(file)!;
+    expect(snapshot.info.records).toBe(500);
+    const read = [...snapshot.lines()];
+    snapshot.close();
+    expect(read.length).toBe(500);
+    expect(Buffer.from(read[499]!).equals(lineOf(499))).toBe(true);
+    expect((await readdir(join(dir, "state"))).sort()).toEqual([`.snapshot.sqlite.tmp-${child.pid}`, "snapshot.sqlite"]);
+  });
+
+  it("refuses a snapshot of an older format version, naming both versions", async () => {
+    await mkdir(join(dir, "state"), { recursive: true });
+    const old = await buildStore(file, { name: SNAPSHOT.name, version: SNAPSHOT.version - 1 }, { syncedAt: "2026-01-01T00:00:00.000Z" });
+    await old.commit();
+    expect(() => openSnapshot(file)).toThrow(expect.objectContaining({ code: "STORE_INVALID", message: expect.stringMatching(/a snapshot store of format version 0; this version reads snapshot format version 1/) }));
+  });
+});
