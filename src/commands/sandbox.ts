@@ -25,6 +25,11 @@ export interface SandboxArgs {
   "stall-ms"?: number;
   "corrupt-line"?: number;
   "chunk-bytes"?: number;
+  "cut-after-lines"?: number;
+  "cut-times"?: number;
+  "cut-shape"?: string;
+  "total-offset"?: number;
+  "no-final-newline"?: boolean;
   log: boolean;
 }
 
@@ -42,6 +47,11 @@ export function sandboxOptionsFromArgs(args: SandboxArgs): SandboxOptionsInput {
       stallMs: args["stall-ms"],
       corruptLine: args["corrupt-line"],
       chunkBytes: args["chunk-bytes"],
+      cutAfterLines: args["cut-after-lines"],
+      cutTimes: args["cut-times"],
+      cutShape: args["cut-shape"],
+      totalOffset: args["total-offset"],
+      noFinalNewline: args["no-final-newline"],
     }).filter(([, v]) => v !== undefined),
   );
   return {
@@ -106,6 +116,11 @@ export const sandboxCommand: CommandModule<object, SandboxArgs> = {
       .option("stall-ms", { type: "number", describe: "fault: length of that pause" })
       .option("corrupt-line", { type: "number", describe: "fault: send the line with this meta.index as broken JSON" })
       .option("chunk-bytes", { type: "number", describe: "fault: write stream bodies in chunks of N bytes" })
+      .option("cut-after-lines", { type: "number", describe: "fault: the i-th stream stops after i*K lines (see --cut-shape)" })
+      .option("cut-times", { type: "number", describe: "fault: how many streams stop short (default 1)" })
+      .option("cut-shape", { type: "string", describe: "fault: mid-line-end, close-delimited, mid-line-reset or short-end" })
+      .option("total-offset", { type: "number", describe: "fault: meta.total written off by this many lines" })
+      .option("no-final-newline", { type: "boolean", describe: "fault: the last stream line goes out without its newline" })
       .option("log", { type: "boolean", default: false, describe: "log one line per request to stderr" }) as unknown as Argv<SandboxArgs>,
   handler: async (args) => {
     const options = checkedOptions(sandboxOptionsFromArgs(args));

@@ -121,6 +121,8 @@ export class RecordStream<T> implements AsyncIterable<T> {
     let watermark = 0;
     let partTotal: number | undefined;
     let cut = false;
+    // The unterminated tail of the last body that ended inside a line, and where: see atEnd below.
+    let tail: { watermark: number; text: string } | undefined;
     for (;;) {
       let response;
       try {
@@ -159,6 +161,18 @@ export class RecordStream<T> implements AsyncIterable<T> {
           for (let bytes = chunk === undefined ? splitter.endBytes() : splitter.nextBytes(); bytes !== undefined; bytes = chunk === undefined ? undefined : splitter.nextBytes()) {
             physical++;
             if (bytes !== null && isBlankBytes(bytes)) continue;
+            if (chunk === undefined && bytes !== null) {
+              // The body ended inside a line (every line ends with a newline, says the spec). A proper prefix
+              // of a JSON object is never JSON, so a tail that does not parse is a cut, not a bad record: it
+              // neither counts nor moves the watermark, and the next attempt reads that line whole. Only the
+              // same tail at the same place twice is what the service sends: then it is a line like any other.
+              const text = bytes.toString("utf8");
+              if (!readEnvelope(text, physical).ok && (tail?.watermark !== watermark || tail.text !== text)) {
+                tail = { watermark, text };
+                failure = new Failure("network", `the body ended inside line ${physical}, after ${watermark} of ${partTotal ?? "?"} lines`);
+                break;
+              }
+            }
             const position = ordinal++;
             const peeked = raw && seen === undefined && bytes !== null ? peekEnvelope(bytes) : undefined;
             if (peeked !== undefined) {
@@ -213,7 +227,7 @@ export class RecordStream<T> implements AsyncIterable<T> {
         if (partTotal === undefined) this.#setTotal(totalBefore);
         return;
       }
-      // Cut mid-way (or a body that ended before meta.total lines): ask again, skip what was handled.
+      // Cut mid-way, inside a line or not (or a body that ended before meta.total lines): ask again, skip what was handled.
       cut = true;
       if (progressed) budget.progress();
       await budget.backoff(
