@@ -30,6 +30,7 @@ export interface SandboxArgs {
   "cut-shape"?: string;
   "total-offset"?: number;
   "no-final-newline"?: boolean;
+  "repeat-id-every"?: number;
   log: boolean;
 }
 
@@ -52,6 +53,7 @@ export function sandboxOptionsFromArgs(args: SandboxArgs): SandboxOptionsInput {
       cutShape: args["cut-shape"],
       totalOffset: args["total-offset"],
       noFinalNewline: args["no-final-newline"],
+      repeatIdEvery: args["repeat-id-every"],
     }).filter(([, v]) => v !== undefined),
   );
   return {
@@ -121,6 +123,7 @@ export const sandboxCommand: CommandModule<object, SandboxArgs> = {
       .option("cut-shape", { type: "string", describe: "fault: mid-line-end, close-delimited, mid-line-reset or short-end" })
       .option("total-offset", { type: "number", describe: "fault: meta.total written off by this many lines" })
       .option("no-final-newline", { type: "boolean", describe: "fault: the last stream line goes out without its newline" })
+      .option("repeat-id-every", { type: "number", describe: "fault: every K-th stream line repeats the id of the line before" })
       .option("log", { type: "boolean", default: false, describe: "log one line per request to stderr" }) as unknown as Argv<SandboxArgs>,
   handler: async (args) => {
     const options = checkedOptions(sandboxOptionsFromArgs(args));

@@ -60,6 +60,11 @@ export const FaultOptions = z
     noFinalNewline: z.boolean().default(false),
     /** meta.total written as the true total plus this (a wrong meta.total), on every stream. */
     totalOffset: z.number().int().default(0),
+    /**
+     * Every K-th stream line (meta.index K-1, 2K-1, ...) carries the record of the line before it:
+     * the same id twice in one stream, and that position's own record never sent.
+     */
+    repeatIdEvery: z.number().int().min(2).optional(),
   })
   .strict();
 export type FaultOptions = z.infer<typeof FaultOptions>;

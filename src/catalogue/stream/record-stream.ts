@@ -22,7 +22,8 @@ import type { RetryPolicy } from "../http/backoff.js";
 import { Failure } from "../http/failure.js";
 import { emptyStats, recordRejection, type EventListener, type ReadStats } from "./events.js";
 import { ChunkReader } from "./chunks.js";
-import { checkRecord, peekEnvelope, readEnvelope, type Rejection } from "./line.js";
+import { IdSet } from "./id-set.js";
+import { checkRecord, idKey, peekEnvelope, readEnvelope, type Rejection } from "./line.js";
 import { isBlankBytes, LineSplitter } from "./ndjson.js";
 
 export interface StreamPlan<T> {
@@ -121,8 +122,18 @@ export class RecordStream<T> implements AsyncIterable<T> {
     let watermark = 0;
     let partTotal: number | undefined;
     let cut = false;
-    // The unterminated tail of the last body that ended inside a line, and where: see atEnd below.
+    // The unterminated tail of the last body that ended inside a line, and where: see below.
     let tail: { watermark: number; text: string } | undefined;
+    // Ids delivered so far: the service must not send one twice, and if it does the repeat is refused (DUPLICATE_ID),
+    // so that no feed lists a product twice. Checked here, in stream order, before lines go to any worker thread.
+    // A split query has `seen` instead (repeats across its parts are expected, counted as duplicates).
+    const ids = seen === undefined ? new IdSet() : undefined;
+    const duplicate = (line: number, index: number, id: unknown): void =>
+      recordRejection(
+        this.stats,
+        { code: "DUPLICATE_ID", line, index, ...(typeof id === "string" || typeof id === "number" ? { id } : {}), message: "an earlier line of the stream carried this id; the first one is kept" },
+        onEvent,
+      );
     for (;;) {
       let response;
       try {
@@ -174,14 +185,18 @@ export class RecordStream<T> implements AsyncIterable<T> {
               }
             }
             const position = ordinal++;
-            const peeked = raw && seen === undefined && bytes !== null ? peekEnvelope(bytes) : undefined;
-            if (peeked !== undefined) {
+            const peeked = raw && ids !== undefined && bytes !== null ? peekEnvelope(bytes) : undefined;
+            if (peeked?.id !== undefined) {
               if (peeked.index < watermark) continue;
               watermark = peeked.index + 1;
               progressed = true;
               if (partTotal !== peeked.total) {
                 partTotal = peeked.total;
                 this.#setTotal(totalBefore + partTotal);
+              }
+              if (!ids!.add(peeked.id)) {
+                duplicate(physical, peeked.index, JSON.parse(Buffer.from(peeked.id).toString("utf8")));
+                continue;
               }
               this.stats.records++;
               yield { bytes: bytes as Buffer, line: physical, index: peeked.index, total: peeked.total };
@@ -200,6 +215,12 @@ export class RecordStream<T> implements AsyncIterable<T> {
             if (partTotal !== envelope.total) {
               partTotal = envelope.total;
               this.#setTotal(totalBefore + partTotal);
+            }
+            // The first line with an id claims it, valid or not: the raw path (above) cannot know yet.
+            const key = ids === undefined ? undefined : idKey(envelope.result);
+            if (key !== undefined && !ids!.add(key)) {
+              duplicate(physical, index, (envelope.result as { id?: unknown }).id);
+              continue;
             }
             const checked = checkRecord(schema, envelope.result, physical, index);
             if (!checked.ok) {

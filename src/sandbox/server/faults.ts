@@ -21,6 +21,7 @@ export interface StreamFaults {
   noFinalNewline: boolean;
   /** Added to meta.total in every line. */
   totalOffset: number;
+  repeatIdEvery?: number;
 }
 
 export class FaultState {
@@ -50,6 +51,7 @@ export class FaultState {
     if (o.stallAfterLines !== undefined && this.streams === 1 && o.stallMs > 0) faults.stallAfter = o.stallAfterLines;
     if (o.corruptLine !== undefined) faults.corruptIndex = o.corruptLine;
     if (o.chunkBytes !== undefined) faults.chunkBytes = o.chunkBytes;
+    if (o.repeatIdEvery !== undefined) faults.repeatIdEvery = o.repeatIdEvery;
     if (o.cutAfterLines !== undefined && this.streams <= o.cutTimes) faults.cutAt = this.streams * o.cutAfterLines;
     return faults;
   }

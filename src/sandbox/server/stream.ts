@@ -61,7 +61,7 @@ function writeFlushed(res: ServerResponse, data: string | Buffer): Promise<void>
 }
 
 function noFaults(faults: StreamFaults): boolean {
-  return faults.dropAfter === undefined && faults.stallAfter === undefined && faults.lineDelayMs <= 0 && faults.corruptIndex === undefined && faults.chunkBytes === undefined && faults.cutAt === undefined && faults.totalOffset === 0 && !faults.noFinalNewline;
+  return faults.dropAfter === undefined && faults.stallAfter === undefined && faults.lineDelayMs <= 0 && faults.corruptIndex === undefined && faults.chunkBytes === undefined && faults.cutAt === undefined && faults.totalOffset === 0 && !faults.noFinalNewline && faults.repeatIdEvery === undefined;
 }
 
 interface Batch {
@@ -188,6 +188,8 @@ async function writePerLine(res: ServerResponse, reply: StreamReply, faults: Str
     }
   };
   const perLine = faults.lineDelayMs > 0;
+  const every = faults.repeatIdEvery;
+  const record = (at: number): string => reply.record(every !== undefined && at % every === every - 1 ? at - 1 : at);
   for (let k = 0; k < reply.total; k++) {
     if (res.destroyed) return false;
     if (k === faults.dropAfter) {
@@ -196,7 +198,7 @@ async function writePerLine(res: ServerResponse, reply: StreamReply, faults: Str
       return false;
     }
     if (k === faults.cutAt) {
-      const line = streamLine(prefix, k, reply.record(k));
+      const line = streamLine(prefix, k, record(k));
       if (faults.cutShape !== "short-end") pending += line.slice(0, Math.floor(line.length / 2));
       await flush();
       if (faults.cutShape === "mid-line-reset") res.destroy();
@@ -208,7 +210,7 @@ async function writePerLine(res: ServerResponse, reply: StreamReply, faults: Str
       await sleep(faults.stallMs);
     }
     if (perLine) await sleep(faults.lineDelayMs);
-    const line = streamLine(prefix, k, reply.record(k));
+    const line = streamLine(prefix, k, record(k));
     pending += k === faults.corruptIndex ? line.slice(0, Math.floor((line.length - 1) / 2)) + "\n" : line;
     // The last line stays pending so that noFinalNewline can take its newline off.
     if ((perLine || pending.length >= BATCH_BYTES) && k < reply.total - 1) await flush();
