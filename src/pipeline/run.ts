@@ -26,6 +26,8 @@ import type { Logger } from "../log.js";
 import { createProgress } from "../progress.js";
 import { AtomicOutput } from "../publish/atomic-output.js";
 import { acquireLock } from "../publish/lock.js";
+import { crashPoint } from "../publish/crash-point.js";
+import { JournalWriter, rollForward } from "../publish/journal.js";
 import { type ChannelEntry, HISTORY_DIR, type Manifest, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
 import { ChannelRun } from "./channel-run.js";
 import { dispatch } from "./shard/dispatch.js";
@@ -145,6 +147,9 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         ...(options.signal ? { signal: options.signal } : {}),
       });
     }
+    // A run killed between its renames and manifest.json left a journal: its renamed files go into the manifest first.
+    const rolled = await rollForward(outputDir);
+    if (rolled.length > 0) logger.warn("a killed run's published files were added to manifest.json from its journal", { channels: rolled.join(", ") });
     const last = await readPreviousManifest(outputDir);
     if (last && last.from !== MANIFEST_FILE) {
       logger.warn("manifest.json is missing or unreadable; the publish gate compares with the last run's copy", { from: last.from });
@@ -208,8 +213,15 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const publishedAt = new Date().toISOString();
     const previousEntries = new Map((previous?.channels ?? []).map((c) => [c.name, c]));
     const entries: ChannelEntry[] = [];
+    const journal = options.dryRun ? undefined : new JournalWriter(outputDir, started.toISOString());
     for (const run of runs) {
-      const entry = await run.finish({ live: previousEntries.get(run.channel.name)?.live ?? null, force: options.force ?? false, dryRun: options.dryRun ?? false, publishedAt });
+      const entry = await run.finish({
+        live: previousEntries.get(run.channel.name)?.live ?? null,
+        force: options.force ?? false,
+        dryRun: options.dryRun ?? false,
+        publishedAt,
+        ...(journal ? { journal: (e: ChannelEntry) => journal.record(e) } : {}),
+      });
       entries.push(entry);
       if (run.failed) logger.error("channel failed", { channel: run.channel.name, error: run.failed.message });
       else if (entry.published !== true) logger.warn("channel not published", { channel: run.channel.name, reason: entry.published });
@@ -238,7 +250,11 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       ...(images ? { images: { ...images.stats } } : {}),
       channels: [...entries, ...kept],
     };
-    if (!options.dryRun) await writeManifest(outputDir, manifest);
+    if (!options.dryRun) {
+      await writeManifest(outputDir, manifest);
+      crashPoint("manifest");
+      await journal?.remove();
+    }
     if (images) await finishImages(images, logger);
     return { manifest, outputDir, ...(images ? { images: images.stats } : {}) };
   } catch (error) {

@@ -12,6 +12,7 @@ import { rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { createGzip, type Gzip } from "node:zlib";
 import { PharmafeedError } from "../errors.js";
+import { crashPoint } from "./crash-point.js";
 
 export interface AtomicOutputOptions {
   /** Also write `<target>.gz`. */
@@ -210,8 +211,12 @@ export class AtomicOutput {
   /** Renames the finished files into place (the .gz twin first, so both are new together as far as possible). */
   async publish(): Promise<void> {
     if (this.state !== "finished") throw new PharmafeedError("WRITE_FAILED", `publish of ${this.target} before finish`);
-    if (this.gzip) await rename(this.gzip.tmp, this.gzip.target);
+    if (this.gzip) {
+      await rename(this.gzip.tmp, this.gzip.target);
+      crashPoint("rename");
+    }
     await rename(this.tmp, this.target);
+    crashPoint("rename");
     this.state = "published";
   }
 

@@ -111,7 +111,7 @@ export async function readPreviousManifest(outputDir: string): Promise<{ manifes
   return undefined;
 }
 
-async function writeAtomically(file: string, text: string): Promise<void> {
+export async function writeAtomically(file: string, text: string): Promise<void> {
   // Hidden like every temporary, so that the next run removes it if this one dies here.
   const tmp = temporaryPath(file);
   await writeFile(tmp, text);
