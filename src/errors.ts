@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   "INTERRUPTED",
   "STORE_INVALID",
   "INTERNAL",
+  "UNSAFE_PATH",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

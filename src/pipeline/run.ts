@@ -27,6 +27,7 @@ import { createProgress } from "../progress.js";
 import { AtomicOutput } from "../publish/atomic-output.js";
 import { acquireLock } from "../publish/lock.js";
 import { crashPoint } from "../publish/crash-point.js";
+import { ensureRealDir } from "../publish/safe-path.js";
 import { JournalWriter, rollForward } from "../publish/journal.js";
 import { type ChannelEntry, HISTORY_DIR, type Manifest, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
 import { ChannelRun } from "./channel-run.js";
@@ -133,7 +134,8 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   const runs: ChannelRun[] = [];
   let images: ImagePipeline | undefined;
   try {
-    await mkdir(join(outputDir, REPORTS_DIR), { recursive: true });
+    // Its folders are never links (publish/safe-path.ts): a linked reports/ was written through.
+    await Promise.all([REPORTS_DIR, HISTORY_DIR].map((dir) => ensureRealDir(join(outputDir, dir))));
     await Promise.all([outputDir, join(outputDir, REPORTS_DIR), join(outputDir, HISTORY_DIR), join(outputDir, IMAGES_DIR)].map(removeDeadTemporaries));
     const started = options.now ?? new Date();
     if (config.channels.some((c) => c.mapping.images.process)) {

@@ -4,13 +4,14 @@
  * page still knows after a restart. A file that does not parse is ignored:
  * this is a convenience, never a reason not to serve.
  */
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { Logger } from "../log.js";
 import { temporaryPath } from "../publish/atomic-output.js";
 import { marketplaceOf } from "./bots.js";
 import { SERVE_STATE_FILE } from "./state-file.js";
+import { writeTemporary } from "../publish/safe-path.js";
 
 const Fetch = z.object({ at: z.string(), status: z.number().int(), userAgent: z.string() });
 export type Fetch = z.infer<typeof Fetch>;
@@ -81,7 +82,7 @@ export class FetchState {
     this.saving = this.saving.then(async () => {
       const tmp = temporaryPath(this.file);
       try {
-        await writeFile(tmp, text);
+        await writeTemporary(tmp, text);
         await rename(tmp, this.file);
       } catch (error) {
         // e.g. a generate run starting just then removed the temporary as a dead one; the next save retries.
