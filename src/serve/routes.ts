@@ -13,7 +13,7 @@ import type { AccessConfig } from "../config/schema.js";
 import type { Logger } from "../log.js";
 import { MANIFEST_FILE, readHistory } from "../publish/manifest.js";
 import { IMAGES_DIR } from "../images/store.js";
-import { checkAccess, checkBasic } from "./access.js";
+import { checkBasic, presented, verdict } from "./access.js";
 import type { AccessRecord } from "./access-log.js";
 import type { LiveFeeds, Lookup } from "./live-feeds.js";
 import type { Target } from "./paths.js";
@@ -70,10 +70,14 @@ function sendFeed(req: IncomingMessage, res: ServerResponse, { feed, gzipFile }:
 }
 
 async function feed(req: IncomingMessage, res: ServerResponse, target: Extract<Target, { kind: "feed" }>, ctx: RouteContext, record: AccessRecord): Promise<void> {
+  // Credentials hashed before the lookup and compared the same way whether the name is served or not,
+  // so that the time of a refusal does not tell (access.ts).
+  const sent = presented(req.headers, target.token);
   const lookup = (await ctx.live.current()).byName.get(target.name);
+  const allowed = verdict(lookup?.feed.access, sent) === "allowed";
   if (!lookup) return refuse(res, ctx, target.token !== undefined);
   record.channel = lookup.feed.channel;
-  if (checkAccess(lookup.feed.access, req.headers, target.token) === "allowed") sendFeed(req, res, lookup, record);
+  if (allowed) sendFeed(req, res, lookup, record);
   else refuse(res, ctx, target.token !== undefined);
   ctx.state.record(lookup.feed.channel, req.headers["user-agent"], res.statusCode, ctx.now());
 }

@@ -11,7 +11,7 @@ import { PharmafeedError } from "../errors.js";
 import { silentLogger, type Logger } from "../log.js";
 import { logWhenDone, type AccessRecord } from "./access-log.js";
 import { LiveFeeds } from "./live-feeds.js";
-import { loggablePath, parseTarget } from "./paths.js";
+import { loggablePath, parseTarget, tokenRedactor } from "./paths.js";
 import { route, type RouteContext } from "./routes.js";
 import { FetchState } from "./state.js";
 import type { StatusChannel } from "./status-page.js";
@@ -62,16 +62,18 @@ export async function startServer(options: ServeOptions & { host?: string; port?
     now: options.now ?? (() => new Date()),
   };
 
+  // Every log line goes through this: no channel token is ever written in clear.
+  const redact = tokenRedactor(options.channels.flatMap((c) => (c.access.mode === "token" ? [c.access.token] : [])));
   let closing = false;
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     const target = parseTarget(req.url);
-    const record: AccessRecord = { bytes: 0, path: loggablePath(req.url, target) };
-    logWhenDone(accessLog, req, res, record, started);
+    const record: AccessRecord = { bytes: 0, path: loggablePath(req.url, target, redact) };
+    logWhenDone(accessLog, req, res, record, started, redact);
     // A keep-alive client must not hold the process open after a shutdown began.
     if (closing) res.setHeader("Connection", "close");
     route(req, res, target, ctx, record).catch((error: unknown) => {
-      logger.error("request failed", { path: record.path, error: (error as Error).message });
+      logger.error("request failed", { path: record.path, error: redact((error as Error).message) });
       if (!res.headersSent) {
         res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
         res.end("internal error\n");
