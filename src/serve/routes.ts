@@ -14,6 +14,8 @@ import type { Logger } from "../log.js";
 import { MANIFEST_FILE, readHistory } from "../publish/manifest.js";
 import { IMAGES_DIR } from "../images/store.js";
 import { checkBasic, presented, verdict } from "./access.js";
+import type { BotVerifier } from "./bot-verify.js";
+import { marketplaceOf } from "./bots.js";
 import type { AccessRecord } from "./access-log.js";
 import type { LiveFeeds, Lookup } from "./live-feeds.js";
 import type { Target } from "./paths.js";
@@ -33,6 +35,7 @@ export interface RouteContext {
   shopName: string;
   logger: Logger;
   now: () => Date;
+  verifier: BotVerifier;
 }
 
 const IMAGE_TYPES: Record<string, string> = { ".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp" };
@@ -79,7 +82,13 @@ async function feed(req: IncomingMessage, res: ServerResponse, target: Extract<T
   record.channel = lookup.feed.channel;
   if (allowed) sendFeed(req, res, lookup, record);
   else refuse(res, ctx, target.token !== undefined);
-  ctx.state.record(lookup.feed.channel, req.headers["user-agent"], res.statusCode, ctx.now());
+  // After the answer went out: the DNS check (cached) never delays a download.
+  const at = ctx.now();
+  const userAgent = req.headers["user-agent"];
+  const marketplace = marketplaceOf(userAgent);
+  if (!marketplace) return;
+  const verified = await ctx.verifier.verified(marketplace, req.socket.remoteAddress);
+  ctx.state.record(lookup.feed.channel, userAgent, res.statusCode, at, verified);
 }
 
 async function image(req: IncomingMessage, res: ServerResponse, name: string, ctx: RouteContext, record: AccessRecord): Promise<void> {

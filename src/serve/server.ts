@@ -14,6 +14,7 @@ import { LiveFeeds } from "./live-feeds.js";
 import { loggablePath, parseTarget, tokenRedactor } from "./paths.js";
 import { route, type RouteContext } from "./routes.js";
 import { FetchState } from "./state.js";
+import { BotVerifier, type Resolver } from "./bot-verify.js";
 import type { StatusChannel } from "./status-page.js";
 import type { AccessConfig } from "../config/schema.js";
 
@@ -29,6 +30,8 @@ export interface ServeOptions {
   accessLog?: Logger;
   stateSaveMs?: number;
   now?: () => Date;
+  /** DNS for verifying marketplace fetchers (bot-verify.ts); the system's by default, a stub in tests. */
+  resolver?: Resolver;
 }
 
 export interface FeedServer {
@@ -60,6 +63,7 @@ export async function startServer(options: ServeOptions & { host?: string; port?
     shopName: options.shopName,
     logger,
     now: options.now ?? (() => new Date()),
+    verifier: new BotVerifier(options.resolver),
   };
 
   // Every log line goes through this: no channel token is ever written in clear.

@@ -11,7 +11,7 @@ import type { ChannelEntry, Manifest } from "../publish/manifest.js";
 import { MARKETPLACES } from "./bots.js";
 import { itemsChart, type RunPoint } from "./chart.js";
 import { escapeHtml as e } from "./html.js";
-import type { Fetch } from "./state.js";
+import { unverifiedKey, type Fetch } from "./state.js";
 
 export interface StatusChannel {
   name: string;
@@ -71,11 +71,12 @@ function topReasons(entry: ChannelEntry): string {
 
 function fetches(input: StatusInput, channel: string): string {
   const seen = input.fetches(channel);
-  const rows = MARKETPLACES.filter((m) => seen[m.id]).map((m) => {
-    const f = seen[m.id]!;
+  // A fetch is credited to a marketplace only when its documented check passed (bot-verify.ts).
+  const rows = MARKETPLACES.flatMap((m) => [seen[m.id], seen[unverifiedKey(m.id)]].filter((f) => f !== undefined).map((f) => [m, f] as const)).map(([m, f]) => {
     const words = STATUS_WORDS[f.status] ?? "error";
     const status = f.status < 300 || f.status === 304 ? `<span class="ok">${words}</span>` : `<span class="bad">${words}</span>`;
-    return `<li title="${e(f.userAgent)}">${e(m.label)}: ${when(f.at, input.now)}, ${status} <span class="muted">(${f.status})</span></li>`;
+    const label = f.verified === true ? e(m.label) : `${e(m.label)} <span class="muted">(unverified)</span>`;
+    return `<li title="${e(f.userAgent)}">${label}: ${when(f.at, input.now)}, ${status} <span class="muted">(${f.status})</span></li>`;
   });
   return rows.length > 0 ? `<ul class="fetches">${rows.join("")}</ul>` : `<span class="muted">no marketplace fetch yet</span>`;
 }
