@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   /** explain: no run has written an explain index in the output directory yet. */
   "NO_INDEX",
   "OFFERS_REFUSED",
+  "UNSAFE_PATH",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

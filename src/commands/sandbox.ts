@@ -28,6 +28,12 @@ export interface SandboxArgs {
   "chunk-bytes"?: number;
   "changes-per-hour"?: number;
   "new-per-hour"?: number;
+  "cut-after-lines"?: number;
+  "cut-times"?: number;
+  "cut-shape"?: string;
+  "total-offset"?: number;
+  "no-final-newline"?: boolean;
+  "repeat-id-every"?: number;
   log: boolean;
 }
 
@@ -45,6 +51,12 @@ export function sandboxOptionsFromArgs(args: SandboxArgs): SandboxOptionsInput {
       stallMs: args["stall-ms"],
       corruptLine: args["corrupt-line"],
       chunkBytes: args["chunk-bytes"],
+      cutAfterLines: args["cut-after-lines"],
+      cutTimes: args["cut-times"],
+      cutShape: args["cut-shape"],
+      totalOffset: args["total-offset"],
+      noFinalNewline: args["no-final-newline"],
+      repeatIdEvery: args["repeat-id-every"],
     }).filter(([, v]) => v !== undefined),
   );
   return {
@@ -115,6 +127,12 @@ export const sandboxCommand: CommandModule<object, SandboxArgs> = {
       .option("chunk-bytes", integerOption("chunk-bytes", { min: 1 }, { describe: "fault: write stream bodies in chunks of N bytes" }))
       .option("changes-per-hour", { type: "number", describe: "products change over time: expected changes per product per hour (0.01 = 1 %/h), from now on" })
       .option("new-per-hour", integerOption("new-per-hour", { min: 0 }, { describe: "products change over time: new products per hour (default 10)" }))
+      .option("cut-after-lines", integerOption("cut-after-lines", { min: 1 }, { describe: "fault: the i-th stream stops after i*K lines (see --cut-shape)" }))
+      .option("cut-times", integerOption("cut-times", { min: 1 }, { describe: "fault: how many streams stop short (default 1)" }))
+      .option("cut-shape", { choices: ["mid-line-end", "close-delimited", "mid-line-reset", "short-end"] as const, describe: "fault: how the stream stops short" })
+      .option("total-offset", integerOption("total-offset", { min: -1_000_000 }, { describe: "fault: meta.total written off by this many lines" }))
+      .option("no-final-newline", { type: "boolean", describe: "fault: the last stream line goes out without its newline" })
+      .option("repeat-id-every", integerOption("repeat-id-every", { min: 2 }, { describe: "fault: every K-th stream line repeats the id of the line before" }))
       .option("log", { type: "boolean", default: false, describe: "log one line per request to stderr" }) as unknown as Argv<SandboxArgs>,
   handler: async (args) => {
     const options = checkedOptions(sandboxOptionsFromArgs(args));

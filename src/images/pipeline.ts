@@ -11,7 +11,6 @@
  * conversions (CPU-bound: one sharp pipeline per core and one more). A failed
  * image is remembered for the run, so a second channel does not try it again.
  */
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import pLimit, { type LimitFunction } from "p-limit";
 import type { ImageSource } from "../mapping/feed-item.js";
@@ -21,6 +20,7 @@ import { ImageRunOptions, type ImageRunOptionsInput } from "./options.js";
 import { convertImage } from "./process.js";
 import { settingsId, type ImageProcessSettings } from "./settings.js";
 import { IMAGES_DIR, ImageStore, publicImageUrl } from "./store.js";
+import { ensureRealDir } from "../publish/safe-path.js";
 
 export type ImageOutcome = { ok: true; url: string } | { ok: false; reason: string };
 
@@ -90,7 +90,7 @@ export class ImagePipeline {
 
   static async open(config: ImagePipelineOptions): Promise<ImagePipeline> {
     const dir = join(config.outputDir, IMAGES_DIR);
-    if (!config.dryRun) await mkdir(dir, { recursive: true });
+    if (!config.dryRun) await ensureRealDir(dir);
     const index = await ImageIndex.load(dir);
     return new ImagePipeline(config, index, new ImageStore(dir, !config.dryRun));
   }

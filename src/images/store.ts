@@ -6,11 +6,12 @@
  * never sends half a file; a name already present is not written again.
  */
 import { createHash } from "node:crypto";
-import { access, rename, rm, writeFile } from "node:fs/promises";
+import { access, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { PharmafeedError } from "../errors.js";
 import { temporaryPath } from "../publish/atomic-output.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "./settings.js";
+import { writeTemporary } from "../publish/safe-path.js";
 
 /** The folder inside the output directory, and the URL path `serve` answers it under. */
 export const IMAGES_DIR = "images";
@@ -59,9 +60,10 @@ export class ImageStore {
     }
     const tmp = temporaryPath(target);
     try {
-      await writeFile(tmp, bytes, { mode: 0o644 });
+      await writeTemporary(tmp, bytes);
       await rename(tmp, target);
     } catch (cause) {
+      if (cause instanceof PharmafeedError) throw cause;
       await rm(tmp, { force: true }).catch(() => undefined);
       throw new PharmafeedError("WRITE_FAILED", `cannot write ${target}: ${(cause as Error).message}`, { cause, context: { file: target } });
     }

@@ -53,6 +53,18 @@ function tagName(html: string, from: number): string {
   return html.slice(from, j).toLowerCase();
 }
 
+/**
+ * Index of the next `</name` (any case) from `from`, -1 if none. Compares only the few characters
+ * after each `</` instead of lower-casing the whole input per tag: lower-casing made a description
+ * of many short <script>/<style> elements quadratic (1 MB took minutes).
+ */
+function closingTagAt(html: string, name: string, from: number): number {
+  for (let p = html.indexOf("</", from); p !== -1; p = html.indexOf("</", p + 2)) {
+    if (html.slice(p + 2, p + 2 + name.length).toLowerCase() === name) return p;
+  }
+  return -1;
+}
+
 function decode(text: string): string {
   return text.includes("&") ? decodeHTML(text) : text;
 }
@@ -103,7 +115,7 @@ export function htmlToText(html: string): string {
     const name = tagName(html, closing ? lt + 2 : lt + 1);
     if (BLOCK.has(name)) out += name === "li" && !closing ? "\n- " : "\n";
     else if (!closing && DROP_CONTENT.has(name) && html.charCodeAt(end - 1) !== 47) {
-      const close = html.toLowerCase().indexOf(`</${name}`, i);
+      const close = closingTagAt(html, name, i);
       if (close === -1) break;
       const closeEnd = html.indexOf(">", close);
       i = closeEnd === -1 ? n : closeEnd + 1;

@@ -68,6 +68,8 @@ export interface FinishOptions {
   /** Keep the file where it was written (the preview directory) and say what the real run would do. */
   dryRun: boolean;
   publishedAt: string;
+  /** Called with the entry about to be published, before its rename (publish-journal.json, see publish/journal.ts). */
+  journal?: (entry: ChannelEntry) => Promise<void>;
 }
 
 export class ChannelRun {
@@ -292,21 +294,24 @@ export class ChannelRun {
         await this.out.abort();
         return notPublished(`gate: ${verdict.reason}`, stats.bytes, stats.sha256);
       }
+      const live: LiveFile = {
+        file: this.channel.outputFile,
+        items: tally.items,
+        bytes: stats.bytes,
+        sha256: stats.sha256,
+        publishedAt: options.publishedAt,
+        ...(stats.gzip ? { gzip: { file: this.channel.outputFile + ".gz", bytes: stats.gzip.bytes } } : {}),
+      };
+      const entry: ChannelEntry = { ...base, bytes: stats.bytes, sha256: stats.sha256, published: true, live };
+      // Said before it is done: a kill after the rename leaves a file the journal describes.
+      await options.journal?.(entry);
       await this.out.publish();
+      return entry;
     } catch (error) {
       // A full disk or a rename refused at the last step fails this channel alone.
       this.fail(error);
       return notPublished(`failed: ${this.failure!.message}`, stats.bytes, stats.sha256);
     }
-    const live: LiveFile = {
-      file: this.channel.outputFile,
-      items: tally.items,
-      bytes: stats.bytes,
-      sha256: stats.sha256,
-      publishedAt: options.publishedAt,
-      ...(stats.gzip ? { gzip: { file: this.channel.outputFile + ".gz", bytes: stats.gzip.bytes } } : {}),
-    };
-    return { ...base, bytes: stats.bytes, sha256: stats.sha256, published: true, live };
   }
 
   /**

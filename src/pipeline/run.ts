@@ -26,6 +26,9 @@ import type { Logger } from "../log.js";
 import { createProgress } from "../progress.js";
 import { AtomicOutput } from "../publish/atomic-output.js";
 import { acquireLock, LOCK_FILE } from "../publish/lock.js";
+import { crashPoint } from "../publish/crash-point.js";
+import { ensureRealDir } from "../publish/safe-path.js";
+import { JournalWriter, rollForward } from "../publish/journal.js";
 import { type ChannelEntry, HISTORY_DIR, type Manifest, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
 import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
 import { ChannelRun } from "./channel-run.js";
@@ -150,8 +153,12 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   let source: RunSource | undefined;
   const started = options.now ?? new Date();
   try {
-    await mkdir(join(outputDir, REPORTS_DIR), { recursive: true });
+    // Its folders are never links (publish/safe-path.ts): a linked reports/ was written through.
+    await Promise.all([REPORTS_DIR, HISTORY_DIR].map((dir) => ensureRealDir(join(outputDir, dir))));
     await Promise.all([outputDir, join(outputDir, REPORTS_DIR), join(outputDir, HISTORY_DIR), join(outputDir, IMAGES_DIR), join(outputDir, STATE_DIR)].map(removeDeadTemporaries));
+    // A run killed between its renames and manifest.json left a journal: its renamed files go into the manifest first.
+    const rolled = await rollForward(outputDir);
+    if (rolled.length > 0) logger.warn("a killed run's published files were added to manifest.json from its journal", { channels: rolled.join(", ") });
     const last = await readPreviousManifest(outputDir);
     if (last && last.from !== MANIFEST_FILE) {
       logger.warn("manifest.json is missing or unreadable; the publish gate compares with the last run's copy", { from: last.from });
@@ -242,8 +249,15 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const publishedAt = new Date().toISOString();
     const previousEntries = new Map((previous?.channels ?? []).map((c) => [c.name, c]));
     const entries: ChannelEntry[] = [];
+    const journal = options.dryRun ? undefined : new JournalWriter(outputDir, started.toISOString());
     for (const run of runs) {
-      const entry = await run.finish({ live: previousEntries.get(run.channel.name)?.live ?? null, force: options.force ?? false, dryRun: options.dryRun ?? false, publishedAt });
+      const entry = await run.finish({
+        live: previousEntries.get(run.channel.name)?.live ?? null,
+        force: options.force ?? false,
+        dryRun: options.dryRun ?? false,
+        publishedAt,
+        ...(journal ? { journal: (e: ChannelEntry) => journal.record(e) } : {}),
+      });
       entries.push(entry);
       if (run.failed) logger.error("channel failed", { channel: run.channel.name, error: run.failed.message });
       else if (entry.published !== true) logger.warn("channel not published", { channel: run.channel.name, reason: entry.published });
@@ -275,7 +289,11 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       channels: [...entries, ...kept],
     };
     if (previewDir) await writePreviewManifest(previewDir, manifest);
-    else await writeManifest(outputDir, manifest);
+    else {
+      await writeManifest(outputDir, manifest);
+      crashPoint("manifest");
+      await journal?.remove();
+    }
     await explain?.commit(manifest.startedAt, entries);
     if (images) await finishImages(images, logger);
     return { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images: images.stats } : {}) };

@@ -12,6 +12,8 @@ import { rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { createGzip, type Gzip } from "node:zlib";
 import { PharmafeedError } from "../errors.js";
+import { crashPoint } from "./crash-point.js";
+import { plantedTemporary, refuseLink } from "./safe-path.js";
 
 export interface AtomicOutputOptions {
   /** Also write `<target>.gz`. */
@@ -19,6 +21,14 @@ export interface AtomicOutputOptions {
   /** Bytes gathered before a write (default 64 KiB). */
   blockSize?: number;
 }
+
+/**
+ * Temporary files are created, never reused: with O_CREAT | O_EXCL, open(2) fails with EEXIST
+ * whatever sits at the name, a symbolic link included, even a dangling one (POSIX: "If O_CREAT
+ * and O_EXCL are set, and path names a symbolic link, open() shall fail"). The failure becomes
+ * this output's UNSAFE_PATH (writeFailed), so only its channel fails.
+ */
+const EXCLUSIVE = "wx";
 
 /** Written blocks kept per output for the next flushes (a few are in flight at a time, see the queue). */
 const SPARE_BLOCKS = 4;
@@ -65,12 +75,12 @@ export class AtomicOutput {
     // A few blocks may queue before write() asks to wait: waiting on every block left the
     // run idle ~10% of the time with 22 feeds; 44 outputs x 256 KiB bounds what is queued.
     const queue = { highWaterMark: 256 * 1024 };
-    this.file = this.watch(createWriteStream(this.tmp, { flags: "w", mode: 0o644, ...queue }));
+    this.file = this.watch(createWriteStream(this.tmp, { flags: EXCLUSIVE, mode: 0o644, ...queue }));
     if (options.gzip) {
       const gzTarget = `${target}.gz`;
       const gzTmp = temporaryPath(gzTarget);
       const stream = this.watch(createGzip({ level: 6 }));
-      const file = this.watch(createWriteStream(gzTmp, { flags: "w", mode: 0o644, ...queue }));
+      const file = this.watch(createWriteStream(gzTmp, { flags: EXCLUSIVE, mode: 0o644, ...queue }));
       stream.pipe(file);
       this.gzip = { stream, file, tmp: gzTmp, target: gzTarget };
     }
@@ -177,6 +187,9 @@ export class AtomicOutput {
 
   private writeFailed(cause: unknown): PharmafeedError {
     if (cause instanceof PharmafeedError) return cause;
+    // The temporary is opened exclusively and without following links (safe-path.ts).
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === "EEXIST" || code === "ELOOP") return plantedTemporary((cause as NodeJS.ErrnoException).path ?? this.tmp, cause);
     return new PharmafeedError("WRITE_FAILED", `cannot write ${this.target}: ${(cause as Error).message}`, {
       cause,
       context: { file: this.target },
@@ -210,8 +223,13 @@ export class AtomicOutput {
   /** Renames the finished files into place (the .gz twin first, so both are new together as far as possible). */
   async publish(): Promise<void> {
     if (this.state !== "finished") throw new PharmafeedError("WRITE_FAILED", `publish of ${this.target} before finish`);
-    if (this.gzip) await rename(this.gzip.tmp, this.gzip.target);
+    await Promise.all([this.target, ...(this.gzip ? [this.gzip.target] : [])].map(refuseLink));
+    if (this.gzip) {
+      await rename(this.gzip.tmp, this.gzip.target);
+      crashPoint("rename");
+    }
     await rename(this.tmp, this.target);
+    crashPoint("rename");
     this.state = "published";
   }
 

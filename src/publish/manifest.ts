@@ -4,10 +4,11 @@
  * reads the history kept beside it (output/history/, the last 30 runs), whose
  * newest copy stands in for a lost manifest.json (readPreviousManifest).
  */
-import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { temporaryPath } from "./atomic-output.js";
+import { ensureRealDir, refuseLink, writeTemporary } from "./safe-path.js";
 
 export const MANIFEST_FILE = "manifest.json";
 export const HISTORY_DIR = "history";
@@ -141,10 +142,11 @@ export async function readPreviousManifest(outputDir: string): Promise<{ manifes
   return undefined;
 }
 
-async function writeAtomically(file: string, text: string): Promise<void> {
+export async function writeAtomically(file: string, text: string): Promise<void> {
   // Hidden like every temporary, so that the next run removes it if this one dies here.
   const tmp = temporaryPath(file);
-  await writeFile(tmp, text);
+  await writeTemporary(tmp, text);
+  await refuseLink(file);
   await rename(tmp, file);
 }
 
@@ -152,7 +154,7 @@ async function writeAtomically(file: string, text: string): Promise<void> {
 export async function writeManifest(outputDir: string, manifest: Manifest): Promise<void> {
   const text = `${JSON.stringify(manifest, null, 2)}\n`;
   const history = join(outputDir, HISTORY_DIR);
-  await mkdir(history, { recursive: true });
+  await ensureRealDir(history);
   await writeAtomically(join(history, `manifest-${manifest.startedAt.replace(/[:.]/g, "-")}.json`), text);
   await writeAtomically(join(outputDir, MANIFEST_FILE), text);
   const runs = await historyFiles(outputDir);

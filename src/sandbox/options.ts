@@ -44,6 +44,27 @@ export const FaultOptions = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Truncate stream bodies (issue 15): the i-th stream response (i = 1..cutTimes) stops after
+     * i*cutAfterLines complete lines, in the way `cutShape` says:
+     * - "mid-line-end": half of the next line, then a clean end of the chunked body;
+     * - "close-delimited": the body has no length nor chunks (it ends when the connection
+     *   closes), half of the next line, then a clean close;
+     * - "mid-line-reset": half of the next line, then the connection is destroyed;
+     * - "short-end": a clean end on a line boundary (fewer lines than meta.total).
+     */
+    cutAfterLines: z.number().int().min(0).optional(),
+    cutTimes: z.number().int().min(1).default(1),
+    cutShape: z.enum(["mid-line-end", "close-delimited", "mid-line-reset", "short-end"]).default("mid-line-end"),
+    /** The last line of every stream body goes out without its newline (the spec ends each line with one). */
+    noFinalNewline: z.boolean().default(false),
+    /** meta.total written as the true total plus this (a wrong meta.total), on every stream. */
+    totalOffset: z.number().int().default(0),
+    /**
+     * Every K-th stream line (meta.index K-1, 2K-1, ...) carries the record of the line before it:
+     * the same id twice in one stream, and that position's own record never sent.
+     */
+    repeatIdEvery: z.number().int().min(2).optional(),
   })
   .strict();
 export type FaultOptions = z.infer<typeof FaultOptions>;

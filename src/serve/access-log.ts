@@ -1,6 +1,6 @@
 /**
  * One line per request, written when the response is done (or cut): method,
- * path (a token in it replaced by <token>), status, channel, body bytes sent,
+ * path (every channel token in it, or in the user agent, replaced by <token>), status, channel, body bytes sent,
  * user agent, duration. Plain or JSON through src/log.ts, so a collector reads
  * it like the other commands' logs.
  */
@@ -15,7 +15,8 @@ export interface AccessRecord {
   path: string;
 }
 
-export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, record: AccessRecord, startedNs: bigint): void {
+/** `redact`: takes the channel tokens out of any text (paths.ts tokenRedactor). */
+export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerResponse, record: AccessRecord, startedNs: bigint, redact: (text: string) => string = (t) => t): void {
   res.once("close", () => {
     const ms = Number(process.hrtime.bigint() - startedNs) / 1e6;
     logger.info(`${req.method ?? "?"} ${record.path}`, {
@@ -23,7 +24,7 @@ export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerRes
       channel: record.channel,
       bytes: record.bytes,
       ms: Math.round(ms * 10) / 10,
-      ua: req.headers["user-agent"]?.slice(0, 300) ?? "",
+      ua: redact(req.headers["user-agent"] ?? "").slice(0, 300),
       ip: req.socket.remoteAddress,
       // The client left before the last byte: a cut download, not a served one.
       aborted: res.writableFinished ? undefined : true,

@@ -25,6 +25,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { AccessConfig } from "../config/schema.js";
 import type { Logger } from "../log.js";
+import { readJournal } from "../publish/journal.js";
 import { type LiveFile, type Manifest, MANIFEST_FILE, readPreviousManifest } from "../publish/manifest.js";
 import { openInside } from "./safe-open.js";
 import { SharedFile } from "./shared-file.js";
@@ -133,25 +134,37 @@ export class LiveFeeds {
     // the newest copy in history/ is what the last run published (each file is still
     // checked against its entry below), so a restart does not stop every feed.
     const last = await readPreviousManifest(this.outputReal);
-    if (!last) {
+    // A run killed between its renames and manifest.json left the entries it was publishing in its
+    // journal (publish/journal.ts): a file that matches neither is not served, one that matches either is.
+    const journal = await readJournal(this.outputReal);
+    if (!last && !journal) {
       if (this.signature !== "missing") this.logger.warn("manifest.json unreadable; serving the previous files", { file: MANIFEST_FILE });
       return;
     }
-    const { manifest, from } = last;
-    if (from !== MANIFEST_FILE) this.logger.warn("manifest.json is missing or unreadable; serving what the last run's copy lists", { from });
+    const manifest = last?.manifest;
+    const from = last?.from;
+    if (from !== undefined && from !== MANIFEST_FILE) this.logger.warn("manifest.json is missing or unreadable; serving what the last run's copy lists", { from });
+    const journaled = new Map((journal?.channels ?? []).map((e) => [e.name, e]));
+    const entries = [...(manifest?.channels ?? []), ...[...journaled.values()].filter((e) => !manifest?.channels.some((c) => c.name === e.name))];
     let failed = false;
     const held = new Map<string, Representation>();
     const feeds: LiveFeed[] = [];
-    for (const entry of manifest.channels) {
-      const access = this.access.get(entry.name);
-      if (!entry.live || !access) continue;
-      const feed = await this.open(entry.name, access, entry.contentType, entry.live, held);
+    for (const listed of entries) {
+      const access = this.access.get(listed.name);
+      if (!access) continue;
+      let feed = listed.live ? await this.open(listed.name, access, listed.contentType, listed.live, held) : undefined;
+      const next = journaled.get(listed.name);
+      if (!feed && next?.live && next !== listed) {
+        feed = await this.open(next.name, access, next.contentType, next.live, held);
+        if (feed) this.logger.warn("serving the file an interrupted run published (publish-journal.json)", { channel: next.name, file: next.live.file });
+      }
+      if (!listed.live && !feed) continue;
       if (feed) {
         feeds.push(feed);
         continue;
       }
       failed = true;
-      const previous = this.snapshot.feeds.find((f) => f.channel === entry.name);
+      const previous = this.snapshot.feeds.find((f) => f.channel === listed.name);
       if (previous) {
         feeds.push(previous);
         for (const [key, rep] of this.held) if (rep === previous.identity || rep === previous.gzip) held.set(key, rep);
@@ -165,7 +178,7 @@ export class LiveFeeds {
     const retired = [...this.held].filter(([key]) => !held.has(key));
     if (logChanges) this.logChanges(this.snapshot.feeds, feeds);
     this.held = held;
-    this.snapshot = { manifest, from, byName, feeds };
+    this.snapshot = { manifest, ...(from === undefined ? {} : { from }), byName, feeds };
     this.retryAt = failed ? Date.now() + RETRY_MS : Number.POSITIVE_INFINITY;
     await Promise.all(retired.map(([, rep]) => rep.file.retire()));
   }

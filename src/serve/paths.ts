@@ -68,10 +68,34 @@ export function parseTarget(rawUrl: string | undefined): Target {
   return name !== undefined && TOKEN_PATTERN.test(first) ? { kind: "feed", name, token: first } : none;
 }
 
+/**
+ * Replaces every channel token in a text by `<token>`, as sent or percent-encoded (a refused
+ * request may carry one anywhere: `/feeds/<token>` without a file, another folder, the query,
+ * `%41`-style escapes, the User-Agent).
+ */
+export function tokenRedactor(tokens: readonly string[]): (text: string) => string {
+  const secrets = tokens.filter((t) => t.length > 0);
+  return (text) => {
+    let out = text;
+    for (const token of secrets) if (out.includes(token)) out = out.split(token).join("<token>");
+    if (out.includes("%")) {
+      // Byte by byte, so that a malformed escape elsewhere does not hide an escaped token.
+      const decoded = out.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      // Logged decoded only when an escaped token was in it.
+      if (secrets.some((t) => decoded.includes(t))) {
+        out = decoded;
+        for (const token of secrets) out = out.split(token).join("<token>");
+      }
+    }
+    return out;
+  };
+}
+
 /** The path as logged: a token in it is a secret and never reaches a log line. */
-export function loggablePath(rawUrl: string | undefined, target: Target): string {
-  const url = (rawUrl ?? "").slice(0, 300);
-  if (target.kind === "feed" && target.token !== undefined) return url.replace(target.token, "<token>");
-  // A refused path may still hold a token (wrong file name): drop any long token-like segment.
-  return url.replace(/\/feeds\/[A-Za-z0-9_-]{24,}\//, "/feeds/<token>/");
+export function loggablePath(rawUrl: string | undefined, target: Target, redact: (text: string) => string = (t) => t): string {
+  // Redacted before it is cut, so that a cut never leaves half a token.
+  let url = redact(rawUrl ?? "");
+  if (target.kind === "feed" && target.token !== undefined) url = url.replace(target.token, "<token>");
+  // A refused path may still hold a token-like segment (another channel's, a guess): drop any such segment.
+  return url.replace(/\/feeds\/[A-Za-z0-9_-]{24,}(?=\/|$|\?)/g, "/feeds/<token>").slice(0, 300);
 }

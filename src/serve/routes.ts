@@ -14,7 +14,9 @@ import type { Logger } from "../log.js";
 import { MANIFEST_FILE } from "../publish/manifest.js";
 import { runState, type RunState } from "../publish/run-state.js";
 import { IMAGES_DIR } from "../images/store.js";
-import { checkAccess } from "./access.js";
+import { presented, verdict } from "./access.js";
+import type { BotVerifier } from "./bot-verify.js";
+import { marketplaceOf } from "./bots.js";
 import type { AccessRecord } from "./access-log.js";
 import type { Lookup } from "./live-feeds.js";
 import type { Target } from "./paths.js";
@@ -26,6 +28,7 @@ import { acceptsGzip } from "./validators.js";
 
 export interface RouteContext extends StatusContext {
   logger: Logger;
+  verifier: BotVerifier;
 }
 
 const IMAGE_TYPES: Record<string, string> = { ".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp" };
@@ -63,12 +66,22 @@ function sendFeed(req: IncomingMessage, res: ServerResponse, { feed, gzipFile }:
 }
 
 async function feed(req: IncomingMessage, res: ServerResponse, target: Extract<Target, { kind: "feed" }>, ctx: RouteContext, record: AccessRecord): Promise<void> {
+  // Credentials hashed before the lookup and compared the same way whether the name is served or not,
+  // so that the time of a refusal does not tell (access.ts).
+  const sent = presented(req.headers, target.token);
   const lookup = (await ctx.live.current()).byName.get(target.name);
+  const allowed = verdict(lookup?.feed.access, sent) === "allowed";
   if (!lookup) return refuse(res, ctx, target.token !== undefined);
   record.channel = lookup.feed.channel;
-  if (checkAccess(lookup.feed.access, req.headers, target.token) === "allowed") sendFeed(req, res, lookup, record);
+  if (allowed) sendFeed(req, res, lookup, record);
   else refuse(res, ctx, target.token !== undefined);
-  ctx.state.record(lookup.feed.channel, req.headers["user-agent"], res.statusCode, ctx.now());
+  // After the answer went out: the DNS check (cached) never delays a download.
+  const at = ctx.now();
+  const userAgent = req.headers["user-agent"];
+  const marketplace = marketplaceOf(userAgent);
+  if (!marketplace) return;
+  const verified = await ctx.verifier.verified(marketplace, req.socket.remoteAddress);
+  ctx.state.record(lookup.feed.channel, userAgent, res.statusCode, at, verified);
 }
 
 async function image(req: IncomingMessage, res: ServerResponse, name: string, ctx: RouteContext, record: AccessRecord): Promise<void> {

@@ -14,9 +14,10 @@ import type { NotifySettings } from "../notify/settings.js";
 import { StaleWatch } from "../notify/stale-watch.js";
 import { logWhenDone, type AccessRecord } from "./access-log.js";
 import { LiveFeeds } from "./live-feeds.js";
-import { loggablePath, parseTarget } from "./paths.js";
+import { loggablePath, parseTarget, tokenRedactor } from "./paths.js";
 import { route, type RouteContext } from "./routes.js";
 import { FetchState } from "./state.js";
+import { BotVerifier, type Resolver } from "./bot-verify.js";
 import type { StatusChannel } from "./status/page.js";
 import type { ChannelMapping } from "../mapping/settings.js";
 import type { AccessConfig } from "../config/schema.js";
@@ -45,6 +46,8 @@ export interface ServeOptions {
   reloadChannels?: () => Promise<ServeOptions["channels"]>;
   /** Where the stale-feeds alert goes (the config's `notify`); checked every notify.staleCheckMinutes (default 10). */
   notify?: NotifySettings;
+  /** DNS for verifying marketplace fetchers (bot-verify.ts); the system's by default, a stub in tests. */
+  resolver?: Resolver;
 }
 
 export interface FeedServer {
@@ -68,6 +71,14 @@ export async function startServer(options: ServeOptions & { host?: string; port?
   const statusChannels = (channels: ServeOptions["channels"]) => channels.map((c) => ({ name: c.name, preset: c.preset, access: c.access.mode }));
   const mappingsOf = (channels: ServeOptions["channels"]) => new Map(channels.flatMap((c) => (c.mapping ? [[c.name, c.mapping] as const] : [])));
   const reloadChannels = options.reloadChannels;
+  // Every log line goes through this: no channel token is ever written in clear. Tokens of
+  // channels a reload adds join the list; those of removed channels stay (they are still secrets).
+  const tokens = new Set<string>();
+  const tokensOf = (channels: ServeOptions["channels"]) => {
+    for (const c of channels) if (c.access.mode === "token") tokens.add(c.access.token);
+    return tokenRedactor([...tokens]);
+  };
+  let redact = tokensOf(options.channels);
   const live = new LiveFeeds(
     outputReal,
     new Map(options.channels.map((c) => [c.name, c.access])),
@@ -78,6 +89,7 @@ export async function startServer(options: ServeOptions & { host?: string; port?
         // The status page lists the config's channels: the new ones too.
         ctx.channels = statusChannels(channels);
         ctx.mappings = mappingsOf(channels);
+        redact = tokensOf(channels);
         return new Map(channels.map((c) => [c.name, c.access]));
       }),
   );
@@ -105,18 +117,19 @@ export async function startServer(options: ServeOptions & { host?: string; port?
     logger,
     now: options.now ?? (() => new Date()),
     maxFeedAgeHours: options.maxFeedAgeHours ?? DEFAULT_MAX_FEED_AGE_HOURS,
+    verifier: new BotVerifier(options.resolver),
   };
 
   let closing = false;
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     const target = parseTarget(req.url);
-    const record: AccessRecord = { bytes: 0, path: loggablePath(req.url, target) };
-    logWhenDone(accessLog, req, res, record, started);
+    const record: AccessRecord = { bytes: 0, path: loggablePath(req.url, target, redact) };
+    logWhenDone(accessLog, req, res, record, started, redact);
     // A keep-alive client must not hold the process open after a shutdown began.
     if (closing) res.setHeader("Connection", "close");
     route(req, res, target, ctx, record).catch((error: unknown) => {
-      logger.error("request failed", { path: record.path, error: (error as Error).message });
+      logger.error("request failed", { path: record.path, error: redact((error as Error).message) });
       if (!res.headersSent) {
         res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
         res.end("internal error\n");

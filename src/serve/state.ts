@@ -4,15 +4,17 @@
  * page still knows after a restart. A file that does not parse is ignored:
  * this is a convenience, never a reason not to serve.
  */
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { Logger } from "../log.js";
 import { temporaryPath } from "../publish/atomic-output.js";
 import { marketplaceOf } from "./bots.js";
 import { SERVE_STATE_FILE } from "./state-file.js";
+import { writeTemporary } from "../publish/safe-path.js";
 
-const Fetch = z.object({ at: z.string(), status: z.number().int(), userAgent: z.string() });
+/** `verified`: the marketplace's documented check passed (bot-verify.ts); absent in files saved before it existed. */
+const Fetch = z.object({ at: z.string(), status: z.number().int(), userAgent: z.string(), verified: z.boolean().optional() });
 export type Fetch = z.infer<typeof Fetch>;
 
 const StateFile = z.object({
@@ -21,6 +23,10 @@ const StateFile = z.object({
   /** channel -> marketplace id -> last fetch */
   fetches: z.record(z.string(), z.record(z.string(), Fetch)),
 });
+
+export function unverifiedKey(marketplaceId: string): string {
+  return `${marketplaceId}:unverified`;
+}
 
 export class FetchState {
   private fetches: Record<string, Record<string, Fetch>> = {};
@@ -55,11 +61,16 @@ export class FetchState {
     else this.logger.warn("serve-state.json ignored: not a state file of this version", { file: this.file });
   }
 
-  /** Records a feed request when its User-Agent is a known marketplace's. */
-  record(channel: string, userAgent: string | undefined, status: number, at: Date): void {
+  /**
+   * Records a feed request when its User-Agent is a known marketplace's. Verified and unverified
+   * fetches are kept apart (`<id>` and `<id>:unverified`), so that a stranger sending Google's
+   * User-Agent never hides when Google itself last fetched.
+   */
+  record(channel: string, userAgent: string | undefined, status: number, at: Date, verified = false): void {
     const marketplace = marketplaceOf(userAgent);
     if (!marketplace || userAgent === undefined) return;
-    (this.fetches[channel] ??= {})[marketplace.id] = { at: at.toISOString(), status, userAgent: userAgent.slice(0, 200) };
+    const key = verified ? marketplace.id : unverifiedKey(marketplace.id);
+    (this.fetches[channel] ??= {})[key] = { at: at.toISOString(), status, userAgent: userAgent.slice(0, 200), verified };
     this.dirty = true;
   }
 
@@ -81,7 +92,7 @@ export class FetchState {
     this.saving = this.saving.then(async () => {
       const tmp = temporaryPath(this.file);
       try {
-        await writeFile(tmp, text);
+        await writeTemporary(tmp, text);
         await rename(tmp, this.file);
       } catch (error) {
         // e.g. a generate run starting just then removed the temporary as a dead one; the next save retries.

@@ -11,7 +11,7 @@ import { hostname } from "node:os";
 import { basename, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
+import { startSandbox, type SandboxHandle, type SandboxOptionsInput } from "../../src/sandbox/index.js";
 import { ensureBuilt, killAll, runCli, sandboxEnv, startCli, waitFor, type CliResult } from "./cli.js";
 import { channelsForEveryPreset, removeTemporaries, tempDir, writeConfig, type E2eConfig } from "./config.js";
 import { gunzip, hasValidCheckDigit, itemId, parseFeed, rfc4180Problem, readManifestJson, readReport, sha256, snapshot, type ManifestJson, type Row } from "./feeds.js";
@@ -24,7 +24,7 @@ const STREAM_PATH = "/v4/products/stream";
 let sandbox: SandboxHandle;
 const sandboxes: SandboxHandle[] = [];
 
-async function sandboxWith(faults: Record<string, number> = {}): Promise<SandboxHandle> {
+async function sandboxWith(faults: SandboxOptionsInput["faults"] = {}): Promise<SandboxHandle> {
   const handle = await startSandbox({ seed: SEED, products: PRODUCTS, rateLimit: 100_000, faults });
   sandboxes.push(handle);
   return handle;
@@ -284,14 +284,22 @@ function googleFields(row: Row): Record<string, string> {
 }
 
 describe("a run whose stream is cut", () => {
-  it("resumes and publishes exactly the items of a clean run", async () => {
-    const dropping = await sandboxWith({ dropAfterLines: 40, dropTimes: 3 });
+  // Every truncation shape (issue 15, item 1): a body that ends inside a line must never cost a product.
+  it.each([
+    ["connection dropped between lines", { dropAfterLines: 40, dropTimes: 3 }, []],
+    ["chunked body ending cleanly inside a line", { cutAfterLines: 40, cutTimes: 3, cutShape: "mid-line-end" }, []],
+    ["close-delimited body ending inside a line, worker threads", { cutAfterLines: 40, cutTimes: 3, cutShape: "close-delimited" }, ["--workers", "2"]],
+    ["connection reset inside a line", { cutAfterLines: 40, cutTimes: 2, cutShape: "mid-line-reset" }, []],
+    ["clean end before meta.total lines", { cutAfterLines: 40, cutTimes: 2, cutShape: "short-end" }, []],
+  ] as const)("%s: resumes and publishes exactly the items of a clean run", async (_shape, faults, args) => {
+    const dropping = await sandboxWith(faults);
     const { ids: cleanIds } = await clean();
     const config = await writeConfig();
-    const result = await generate(config, [], dropping);
+    const result = await generate(config, [...args], dropping);
     expect(result.code, result.stderr).toBe(0);
     const manifest = await readManifestJson(config.outputDir);
     expect(manifest.source.resumes).toBeGreaterThanOrEqual(1);
+    expect(manifest.source.rejected).toBe(0);
     expect(result.stderr).toContain("stream cut, resumed");
     const ids = await feedIds(config.outputDir, manifest);
     expect([...ids.keys()].sort()).toEqual([...cleanIds.keys()].sort());

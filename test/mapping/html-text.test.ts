@@ -108,6 +108,31 @@ describe("htmlToText properties", () => {
   });
 });
 
+describe("htmlToText on hostile sizes (issue 15, item 4)", () => {
+  // A generous bound for a loaded machine: the goal is 1 MB in under a second; the quadratic
+  // version took about 45 s for the first shape below (a lower-casing of the input per tag).
+  const MB = 1 << 20;
+  const fill = (unit: string): string => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB);
+  it.each([
+    ["many <script> elements", fill("<script>x</script>")],
+    ["many <style> elements", fill("<STYLE>a{}</STYLE>")],
+    ["many <title> elements with quoted '>'", fill("<title x='>'>y</title>")],
+    ["nested unterminated <script>", "<script>".repeat(MB / 16) + "</scrip".repeat(MB / 14)],
+    ["close tags without an opener", fill("</script>")],
+    ["unterminated tags and quotes", fill('<a x=" <b <!-- <![CDATA[ <')],
+    ["literal '<' everywhere", fill("< a <")],
+  ])("1 MB of %s in under 5 s", (_shape, html) => {
+    const started = performance.now();
+    const text = htmlToText(html);
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(text).not.toMatch(/<[A-Za-z!/?]/);
+  });
+
+  it("drops script content whatever the case of its closing tag", () => {
+    expect(htmlToText("<script>a</SCRIPT>b<Style>c</sTyLe>d<script>e</scriptx>f")).toBe("bdf");
+  });
+});
+
 describe("truncateText", () => {
   it.each([
     ["Eau thermale Avène", 50, "Eau thermale Avène"],

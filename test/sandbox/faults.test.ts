@@ -3,14 +3,19 @@ import { request } from "node:http";
 import { ALL, open } from "./helpers.js";
 
 /** Reads a stream response with node:http, keeping the bytes received before any error. */
-function rawStream(url: string, auth: string, body: unknown): Promise<{ status: number; text: string; error?: Error; chunks: number; headersAt: number; doneAt: number }> {
+function rawStream(
+  url: string,
+  auth: string,
+  body: unknown,
+): Promise<{ status: number; text: string; error?: Error; chunks: number; headersAt: number; doneAt: number; headers?: Record<string, unknown> }> {
   return new Promise((resolve) => {
     const started = performance.now();
     const req = request(url + "/v4/products/stream", { method: "POST", headers: { authorization: auth, "content-type": "application/json" } }, (res) => {
       const headersAt = performance.now() - started;
       const parts: Buffer[] = [];
       let chunks = 0;
-      const finish = (error?: Error) => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString("utf8"), error, chunks, headersAt, doneAt: performance.now() - started });
+      const finish = (error?: Error) =>
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString("utf8"), error, chunks, headersAt, doneAt: performance.now() - started, headers: res.headers });
       res.on("data", (b: Buffer) => {
         chunks++;
         parts.push(b);
@@ -73,6 +78,45 @@ describe("fault injection", () => {
         else expect(r.error).toBeUndefined();
       }
       expect(received).toEqual([5, 10, 40]);
+    } finally {
+      await api.sandbox.close();
+    }
+  });
+
+  it.each([
+    ["mid-line-end", true, false, "chunked"],
+    ["close-delimited", true, false, undefined],
+    ["mid-line-reset", true, true, "chunked"],
+    ["short-end", false, false, "chunked"],
+  ] as const)("cutShape %s: the i-th stream stops after i*K lines, as that shape says", async (cutShape, halfLine, reset, encoding) => {
+    const api = await open({ products: 40, faults: { cutAfterLines: 5, cutTimes: 2, cutShape } });
+    try {
+      const seen: { complete: number; tail: string }[] = [];
+      for (let k = 0; k < 3; k++) {
+        const r = await rawStream(api.sandbox.url, authOf(api), ALL);
+        const parts = r.text.split("\n");
+        seen.push({ complete: parts.length - 1, tail: parts.at(-1) ?? "" });
+        if (k < 2) {
+          expect(r.error !== undefined).toBe(reset);
+          expect(r.headers?.["transfer-encoding"]).toBe(encoding);
+          expect(r.headers?.["content-length"]).toBeUndefined();
+        } else expect(r.error).toBeUndefined();
+      }
+      expect(seen.map((s) => s.complete)).toEqual([5, 10, 40]);
+      for (const s of seen.slice(0, 2)) expect(s.tail.length > 0).toBe(halfLine);
+      expect(seen[0]?.tail).toMatch(halfLine ? /^\{"meta":\{"total":40,"index":5\},"result":/ : /^$/);
+    } finally {
+      await api.sandbox.close();
+    }
+  });
+
+  it("totalOffset writes a wrong meta.total; noFinalNewline leaves the last line unterminated", async () => {
+    const api = await open({ products: 10, faults: { totalOffset: -3, noFinalNewline: true } });
+    try {
+      const r = await rawStream(api.sandbox.url, authOf(api), ALL);
+      const lines = r.text.split("\n");
+      expect(lines).toHaveLength(10);
+      for (const line of lines) expect((JSON.parse(line) as { meta: { total: number } }).meta.total).toBe(7);
     } finally {
       await api.sandbox.close();
     }

@@ -24,6 +24,12 @@ const AUTH = { Authorization: basic(SECRETS.STATUS_USER, SECRETS.STATUS_PASSWORD
 const HOSTILE_UA = `Googlebot/2.1 "><script>alert(1)</script><img src=x onerror=alert(2)>`;
 export const SCREENSHOT = join(tmpdir(), "pharmafeed-status-page.png");
 
+/** A DNS stub: 127.0.0.1 is one of Google's crawlers (reverse and forward agree), so Googlebot from here is verified. */
+const GOOGLE_DNS = {
+  reverse: async (ip: string) => (ip.endsWith("127.0.0.1") ? ["crawl-127-0-0-1.googlebot.com"] : []),
+  forward: async (host: string) => (host === "crawl-127-0-0-1.googlebot.com" ? ["127.0.0.1"] : []),
+};
+
 beforeAll(async () => {
   // google-fr keeps the default drop gate (20%), so the third run (a smaller catalogue) is not published there.
   const channels = CHANNELS.map((c) => (c.name === "google-fr" ? { ...c, gate: { maxRejectedPercent: 100 } } : c));
@@ -36,7 +42,7 @@ beforeAll(async () => {
   } finally {
     await smaller.close();
   }
-  server = await serve(fx.config);
+  server = await serve(fx.config, { resolver: GOOGLE_DNS });
   // Marketplace fetches, one with a hostile user agent.
   await fetchRaw(server.url, "/feeds/google-fr.xml", { "User-Agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" });
   await fetchRaw(server.url, "/feeds/meta-fr.csv", { "User-Agent": "facebookexternalhit/1.1", ...{ Authorization: basic(SECRETS.FEED_USER, SECRETS.FEED_PASSWORD) } });
@@ -49,6 +55,10 @@ afterAll(async () => {
   await server?.close(1000);
   await fx?.close();
 });
+
+function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
 
 describe("access to the status page", () => {
   it("asks for its own credentials", async () => {
@@ -85,11 +95,12 @@ describe("what it shows", () => {
     expect(html.match(/class="ok">Published/g)?.length).toBe(3);
   });
 
-  it("the last fetch per marketplace, not the other agents", () => {
+  it("the last fetch per marketplace, not the other agents; credited only when verified (Google's DNS check)", () => {
     expect(html).toMatch(/Google: <time/);
-    expect(html).toMatch(/Meta: <time[^]*?<span class="ok">downloaded<\/span> <span class="muted">\(200\)/);
-    expect(html).toMatch(/Microsoft: <time[^]*?<span class="bad">refused: wrong or missing password<\/span> <span class="muted">\(401\)/);
-    expect(html).toMatch(/idealo: <time/);
+    const unverified = '<span class="muted">(unverified)</span>';
+    expect(html).toMatch(new RegExp(`Meta ${escapeRe(unverified)}: <time[^]*?<span class="ok">downloaded</span> <span class="muted">\\(200\\)`));
+    expect(html).toMatch(new RegExp(`Microsoft ${escapeRe(unverified)}: <time[^]*?<span class="bad">refused: wrong or missing password</span> <span class="muted">\\(401\\)`));
+    expect(html).toContain(`idealo ${unverified}: <time`);
     expect(html).not.toContain("curl/8.0");
   });
 
@@ -115,11 +126,11 @@ describe("fetch state", () => {
     await server.close(1000);
     const saved = JSON.parse(await readFile(join(fx.config.outputDir, SERVE_STATE_FILE), "utf8")) as { fetches: Record<string, Record<string, { status: number }>> };
     expect(saved.fetches["google-fr"]?.["google"]?.status).toBe(200);
-    expect(saved.fetches["meta-fr"]?.["microsoft"]?.status).toBe(401);
+    expect(saved.fetches["meta-fr"]?.["microsoft:unverified"]?.status).toBe(401);
     server = await serve(fx.config);
     const html = (await fetchRaw(server.url, "/", AUTH)).body.toString("utf8");
     expect(html).toMatch(/Google: <time/);
-    expect(html).toMatch(/idealo: <time/);
+    expect(html).toContain('idealo <span class="muted">(unverified)</span>: <time');
   });
 });
 

@@ -26,9 +26,12 @@ const at = (t: number) => new Date(t * 1000);
 let sandbox: SandboxHandle;
 let root: string;
 let offersFile: string;
+/** An offers file with one row (an empty one is refused): for a product the catalogue does not have. */
+const OFFERS = "id,gtin,price,sale_price,sale_from,sale_until,quantity,availability,link\nNOT-IN-CATALOGUE,,1.00,,,,1,in_stock,\n";
 
 async function config(source: Record<string, unknown> = {}): Promise<LoadedConfig> {
-  const tree = await writeConfig({ main: { offers: { file: offersFile } }, source: { sync: { maxAgeHours: 24, ...source } } });
+  // maxDropPercent 100: the test changes one offer's price, then takes it back.
+  const tree = await writeConfig({ main: { offers: { file: offersFile, maxDropPercent: 100 } }, source: { sync: { maxAgeHours: 24, ...source } } });
   const env = { CATALOGUE_API_BASE_URL: sandbox.url, CATALOGUE_API_KEY_ID: sandbox.keyId, CATALOGUE_API_KEY_SECRET: sandbox.keySecret };
   return loadConfig(tree.configFile, { env });
 }
@@ -45,7 +48,7 @@ beforeAll(async () => {
   sandbox = await startSandbox({ seed: 5, products: 300, rateLimit: 100_000, changes: { perHour: 0.015, newPerHour: 1, since: CATALOGUE_NOW, at: T0 } });
   root = await tempDir();
   offersFile = join(root, "offers.csv");
-  await writeFile(offersFile, "id,gtin,price,sale_price,sale_from,sale_until,quantity,availability,link\n");
+  await writeFile(offersFile, OFFERS);
 });
 
 afterAll(async () => {
@@ -68,14 +71,14 @@ describe("generate --source", () => {
     const first = (await rows())[0]!;
     const id = first["id"] as string;
     expect(first["price"]).not.toBe("12.34");
-    await writeFile(offersFile, `id,gtin,price,sale_price,sale_from,sale_until,quantity,availability,link\n${id},,12.34,,,,5,in_stock,\n`);
+    await writeFile(offersFile, `${OFFERS}${id},,12.34,,,,5,in_stock,\n`);
     const before = apiRequests();
     const refresh = await run(loaded, out, T0 + 900, { source: "snapshot" });
     expect(apiRequests()).toBe(before);
     expect(refresh.manifest.sync).toMatchObject({ requested: "snapshot", used: "snapshot", syncedAt: at(T0).toISOString(), ageSeconds: 900 });
     const row = (await rows()).find((r) => r["id"] === id);
     expect(row?.["price"]).toBe("12.34");
-    await writeFile(offersFile, "id,gtin,price,sale_price,sale_from,sale_until,quantity,availability,link\n");
+    await writeFile(offersFile, OFFERS);
   });
 
   it("ends a delta with the feeds of a full read at the same moment, byte for byte", async () => {

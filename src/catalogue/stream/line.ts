@@ -8,11 +8,14 @@ import { compileChecker } from "../schemas/checker.js";
 import { StreamLine } from "../schemas/envelopes.js";
 import { formatPath } from "../query/validate.js";
 
-export const REJECTION_CODES = ["MALFORMED_LINE", "INVALID_RECORD"] as const;
+export const REJECTION_CODES = ["MALFORMED_LINE", "INVALID_RECORD", "DUPLICATE_ID"] as const;
 export type RejectionCode = (typeof REJECTION_CODES)[number];
 
 export interface Rejection {
-  /** MALFORMED_LINE: not JSON, or not a `{meta: {total, index}, result}` line. INVALID_RECORD: the record failed its schema. */
+  /**
+   * MALFORMED_LINE: not JSON, or not a `{meta: {total, index}, result}` line. INVALID_RECORD: the record failed its schema.
+   * DUPLICATE_ID: an earlier line of the stream carried the same record id (the first one is kept).
+   */
   code: RejectionCode;
   /** 1-based line number in the response body. */
   line: number;
@@ -53,6 +56,7 @@ const OPEN = bytesOf('{"meta":{"');
 const KEY_END = bytesOf('":');
 const BETWEEN = bytesOf(',"');
 const CLOSE = bytesOf('},"result":{');
+const ID_KEY = bytesOf('"id":');
 const TOTAL = bytesOf("total");
 const INDEX = bytesOf("index");
 
@@ -67,7 +71,7 @@ function bytesOf(ascii: string): Uint8Array {
  * anything else: then the line is parsed. The rest of the line is checked by
  * whoever parses it later.
  */
-export function peekEnvelope(line: Uint8Array): { index: number; total: number } | undefined {
+export function peekEnvelope(line: Uint8Array): { index: number; total: number; id?: Uint8Array } | undefined {
   let at = 0;
   const literal = (bytes: Uint8Array): boolean => {
     for (let i = 0; i < bytes.length; i++) if (line[at + i] !== bytes[i]) return false;
@@ -90,7 +94,33 @@ export function peekEnvelope(line: Uint8Array): { index: number; total: number }
   if (second === undefined || second === first || !literal(KEY_END)) return undefined;
   const b = digits();
   if (b === undefined || !literal(CLOSE)) return undefined;
-  return first === "index" ? { index: a, total: b } : { index: b, total: a };
+  const envelope = first === "index" ? { index: a, total: b } : { index: b, total: a };
+  const id = literal(ID_KEY) ? idToken(line, at) : undefined;
+  return id === undefined ? envelope : { ...envelope, id };
+}
+
+/**
+ * The JSON token of an id starting at `at` (a string without escapes, quotes included, or
+ * digits), as idKey() would write it; undefined for anything else (then the line is parsed).
+ */
+function idToken(line: Uint8Array, at: number): Uint8Array | undefined {
+  let end = at;
+  if (line[at] === 0x22) {
+    for (end = at + 1; end < line.length && line[end] !== 0x22; end++) if (line[end] === 0x5c || line[end]! < 0x20) return undefined;
+    if (end >= line.length) return undefined;
+    end++;
+  } else {
+    while (end < line.length && line[end]! >= 0x30 && line[end]! <= 0x39) end++;
+    if (end === at || line[at] === 0x30) return undefined;
+  }
+  // The token must end the value: `,` or `}` next (so that `12.5` or `"a"x` are left to the parser).
+  return line[end] === 0x2c || line[end] === 0x7d ? line.subarray(at, end) : undefined;
+}
+
+/** The key of a parsed record's id for the duplicate check (the JSON token, as idToken reads it); undefined without a usable id. */
+export function idKey(result: unknown): string | undefined {
+  const id = (result as { id?: unknown } | null)?.id;
+  return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? JSON.stringify(id) : undefined;
 }
 
 /** `text` null: the line was longer than the splitter's limit. */

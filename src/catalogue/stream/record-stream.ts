@@ -22,7 +22,8 @@ import type { RetryPolicy } from "../http/backoff.js";
 import { Failure } from "../http/failure.js";
 import { emptyStats, recordRejection, type EventListener, type ReadStats } from "./events.js";
 import { ChunkReader } from "./chunks.js";
-import { checkRecord, peekEnvelope, readEnvelope, type Rejection } from "./line.js";
+import { IdSet } from "./id-set.js";
+import { checkRecord, idKey, peekEnvelope, readEnvelope, type Rejection } from "./line.js";
 import { isBlankBytes, LineSplitter } from "./ndjson.js";
 
 export interface StreamPlan<T> {
@@ -121,6 +122,18 @@ export class RecordStream<T> implements AsyncIterable<T> {
     let watermark = 0;
     let partTotal: number | undefined;
     let cut = false;
+    // The unterminated tail of the last body that ended inside a line, and where: see below.
+    let tail: { watermark: number; text: string } | undefined;
+    // Ids delivered so far: the service must not send one twice, and if it does the repeat is refused (DUPLICATE_ID),
+    // so that no feed lists a product twice. Checked here, in stream order, before lines go to any worker thread.
+    // A split query has `seen` instead (repeats across its parts are expected, counted as duplicates).
+    const ids = seen === undefined ? new IdSet() : undefined;
+    const duplicate = (line: number, index: number, id: unknown): void =>
+      recordRejection(
+        this.stats,
+        { code: "DUPLICATE_ID", line, index, ...(typeof id === "string" || typeof id === "number" ? { id } : {}), message: "an earlier line of the stream carried this id; the first one is kept" },
+        onEvent,
+      );
     for (;;) {
       let response;
       try {
@@ -159,15 +172,31 @@ export class RecordStream<T> implements AsyncIterable<T> {
           for (let bytes = chunk === undefined ? splitter.endBytes() : splitter.nextBytes(); bytes !== undefined; bytes = chunk === undefined ? undefined : splitter.nextBytes()) {
             physical++;
             if (bytes !== null && isBlankBytes(bytes)) continue;
+            if (chunk === undefined && bytes !== null) {
+              // The body ended inside a line (every line ends with a newline, says the spec). A proper prefix
+              // of a JSON object is never JSON, so a tail that does not parse is a cut, not a bad record: it
+              // neither counts nor moves the watermark, and the next attempt reads that line whole. Only the
+              // same tail at the same place twice is what the service sends: then it is a line like any other.
+              const text = bytes.toString("utf8");
+              if (!readEnvelope(text, physical).ok && (tail?.watermark !== watermark || tail.text !== text)) {
+                tail = { watermark, text };
+                failure = new Failure("network", `the body ended inside line ${physical}, after ${watermark} of ${partTotal ?? "?"} lines`);
+                break;
+              }
+            }
             const position = ordinal++;
-            const peeked = raw && seen === undefined && bytes !== null ? peekEnvelope(bytes) : undefined;
-            if (peeked !== undefined) {
+            const peeked = raw && ids !== undefined && bytes !== null ? peekEnvelope(bytes) : undefined;
+            if (peeked?.id !== undefined) {
               if (peeked.index < watermark) continue;
               watermark = peeked.index + 1;
               progressed = true;
               if (partTotal !== peeked.total) {
                 partTotal = peeked.total;
                 this.#setTotal(totalBefore + partTotal);
+              }
+              if (!ids!.add(peeked.id)) {
+                duplicate(physical, peeked.index, JSON.parse(Buffer.from(peeked.id).toString("utf8")));
+                continue;
               }
               this.stats.records++;
               yield { bytes: bytes as Buffer, line: physical, index: peeked.index, total: peeked.total };
@@ -186,6 +215,12 @@ export class RecordStream<T> implements AsyncIterable<T> {
             if (partTotal !== envelope.total) {
               partTotal = envelope.total;
               this.#setTotal(totalBefore + partTotal);
+            }
+            // The first line with an id claims it, valid or not: the raw path (above) cannot know yet.
+            const key = ids === undefined ? undefined : idKey(envelope.result);
+            if (key !== undefined && !ids!.add(key)) {
+              duplicate(physical, index, (envelope.result as { id?: unknown }).id);
+              continue;
             }
             const checked = checkRecord(schema, envelope.result, physical, index);
             if (!checked.ok) {
@@ -213,7 +248,7 @@ export class RecordStream<T> implements AsyncIterable<T> {
         if (partTotal === undefined) this.#setTotal(totalBefore);
         return;
       }
-      // Cut mid-way (or a body that ended before meta.total lines): ask again, skip what was handled.
+      // Cut mid-way, inside a line or not (or a body that ended before meta.total lines): ask again, skip what was handled.
       cut = true;
       if (progressed) budget.progress();
       await budget.backoff(

@@ -15,6 +15,13 @@ export interface StreamFaults {
   /** meta.index of the line to send as broken JSON. */
   corruptIndex?: number;
   chunkBytes?: number;
+  /** Stop after this many complete lines, in the shape of `cutShape` (see FaultOptions). */
+  cutAt?: number;
+  cutShape: FaultOptions["cutShape"];
+  noFinalNewline: boolean;
+  /** Added to meta.total in every line. */
+  totalOffset: number;
+  repeatIdEvery?: number;
 }
 
 export class FaultState {
@@ -39,11 +46,13 @@ export class FaultState {
   nextStream(): StreamFaults {
     this.streams++;
     const o = this.options;
-    const faults: StreamFaults = { stallMs: o.stallMs, lineDelayMs: o.lineDelayMs };
+    const faults: StreamFaults = { stallMs: o.stallMs, lineDelayMs: o.lineDelayMs, cutShape: o.cutShape, noFinalNewline: o.noFinalNewline, totalOffset: o.totalOffset };
     if (o.dropAfterLines !== undefined && this.streams <= o.dropTimes) faults.dropAfter = this.streams * o.dropAfterLines;
     if (o.stallAfterLines !== undefined && this.streams === 1 && o.stallMs > 0) faults.stallAfter = o.stallAfterLines;
     if (o.corruptLine !== undefined) faults.corruptIndex = o.corruptLine;
     if (o.chunkBytes !== undefined) faults.chunkBytes = o.chunkBytes;
+    if (o.repeatIdEvery !== undefined) faults.repeatIdEvery = o.repeatIdEvery;
+    if (o.cutAfterLines !== undefined && this.streams <= o.cutTimes) faults.cutAt = this.streams * o.cutAfterLines;
     return faults;
   }
 }

@@ -10,7 +10,7 @@
  *   build the batches in parallel (pool.ts) and this thread only sends them,
  *   in order. A batch the pool cannot deliver is built here instead.
  * - per line (streams with faults): the faults apply line by line (drop,
- *   stall, delay, corrupt line, tiny chunks).
+ *   stall, delay, corrupt line, tiny chunks, cuts, a wrong meta.total).
  */
 import type { ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -61,7 +61,7 @@ function writeFlushed(res: ServerResponse, data: string | Buffer): Promise<void>
 }
 
 function noFaults(faults: StreamFaults): boolean {
-  return faults.dropAfter === undefined && faults.stallAfter === undefined && faults.lineDelayMs <= 0 && faults.corruptIndex === undefined && faults.chunkBytes === undefined;
+  return faults.dropAfter === undefined && faults.stallAfter === undefined && faults.lineDelayMs <= 0 && faults.corruptIndex === undefined && faults.chunkBytes === undefined && faults.cutAt === undefined && faults.totalOffset === 0 && !faults.noFinalNewline && faults.repeatIdEvery === undefined;
 }
 
 interface Batch {
@@ -75,6 +75,11 @@ interface Batch {
 type Batches = NonNullable<StreamReply["batches"]>;
 
 export async function writeStream(res: ServerResponse, reply: StreamReply, faults: StreamFaults): Promise<void> {
+  if (faults.cutAt !== undefined && faults.cutShape === "close-delimited") {
+    // Neither Content-Length nor chunked encoding: the body ends when the connection closes.
+    res.removeHeader("content-length");
+    res.removeHeader("transfer-encoding");
+  }
   res.writeHead(200, { "content-type": STREAM_CONTENT_TYPE });
   // Headers go out now: a stalled first line must look like a slow body, not a slow response.
   res.flushHeaders();
@@ -165,9 +170,9 @@ async function writeBatches(res: ServerResponse, reply: StreamReply, batches: Ba
   }
 }
 
-/** The per-line path, with faults. Returns false when the connection was dropped on purpose. */
+/** The per-line path, with faults. Returns false when the body was cut or ended early on purpose. */
 async function writePerLine(res: ServerResponse, reply: StreamReply, faults: StreamFaults): Promise<boolean> {
-  const prefix = linePrefix(reply.total);
+  const prefix = linePrefix(reply.total + faults.totalOffset);
   let pending = "";
   const flush = async (): Promise<void> => {
     if (pending === "") return;
@@ -183,6 +188,8 @@ async function writePerLine(res: ServerResponse, reply: StreamReply, faults: Str
     }
   };
   const perLine = faults.lineDelayMs > 0;
+  const every = faults.repeatIdEvery;
+  const record = (at: number): string => reply.record(every !== undefined && at % every === every - 1 ? at - 1 : at);
   for (let k = 0; k < reply.total; k++) {
     if (res.destroyed) return false;
     if (k === faults.dropAfter) {
@@ -190,15 +197,25 @@ async function writePerLine(res: ServerResponse, reply: StreamReply, faults: Str
       res.destroy();
       return false;
     }
+    if (k === faults.cutAt) {
+      const line = streamLine(prefix, k, record(k));
+      if (faults.cutShape !== "short-end") pending += line.slice(0, Math.floor(line.length / 2));
+      await flush();
+      if (faults.cutShape === "mid-line-reset") res.destroy();
+      else res.end();
+      return false;
+    }
     if (k === faults.stallAfter) {
       await flush();
       await sleep(faults.stallMs);
     }
     if (perLine) await sleep(faults.lineDelayMs);
-    const line = streamLine(prefix, k, reply.record(k));
+    const line = streamLine(prefix, k, record(k));
     pending += k === faults.corruptIndex ? line.slice(0, Math.floor((line.length - 1) / 2)) + "\n" : line;
-    if (perLine || pending.length >= BATCH_BYTES) await flush();
+    // The last line stays pending so that noFinalNewline can take its newline off.
+    if ((perLine || pending.length >= BATCH_BYTES) && k < reply.total - 1) await flush();
   }
+  if (faults.noFinalNewline && pending.endsWith("\n")) pending = pending.slice(0, -1);
   await flush();
   return true;
 }

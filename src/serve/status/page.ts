@@ -15,7 +15,7 @@ import { warningsReportName } from "../../publish/exclusion-report.js";
 import { MARKETPLACES } from "../bots.js";
 import { itemsChart, type RunPoint } from "../chart.js";
 import { escapeHtml as e } from "../html.js";
-import type { Fetch } from "../state.js";
+import { unverifiedKey, type Fetch } from "../state.js";
 import { LANGUAGES, type Language, WORDS, type Words } from "./i18n.js";
 import { reasonWords } from "./reason-words.js";
 import { DEFAULT_MAX_FEED_AGE_HOURS } from "../../publish/run-state.js";
@@ -99,11 +99,13 @@ function feedUrl(input: StatusInput, channel: StatusChannel, file: string, w: Wo
 
 function fetches(input: StatusInput, channel: string, lang: Language, w: Words): string {
   const seen = input.fetches(channel);
-  const rows = MARKETPLACES.filter((m) => seen[m.id]).map((m) => {
-    const f = seen[m.id]!;
+  // A fetch is credited to a marketplace only when its documented check passed (bot-verify.ts);
+  // the others are listed apart, labelled unverified, so a stranger cannot hide the real fetcher.
+  const rows = MARKETPLACES.flatMap((m) => [seen[m.id], seen[unverifiedKey(m.id)]].flatMap((f) => (f ? [[m, f] as const] : []))).map(([m, f]) => {
     const words = w.fetch[String(f.status)] ?? w.fetch["other"]!;
     const status = f.status < 300 || f.status === 304 ? `<span class="ok">${e(words)}</span>` : `<span class="bad">${e(words)}</span>`;
-    return `<li title="${e(f.userAgent)}">${e(m.label)}: ${when(f.at, input.now, lang)}, ${status} <span class="muted">(${f.status})</span></li>`;
+    const label = f.verified === true ? e(m.label) : `${e(m.label)} <span class="muted">(${e(w.unverified)})</span>`;
+    return `<li title="${e(f.userAgent)}">${label}: ${when(f.at, input.now, lang)}, ${status} <span class="muted">(${f.status})</span></li>`;
   });
   return rows.length > 0 ? `<ul class="fetches">${rows.join("")}</ul>` : `<span class="muted">${e(w.noFetch)}</span>`;
 }
