@@ -38,6 +38,7 @@ import { logRetry, retryLogger } from "./source-log.js";
 import { dispatch } from "./shard/dispatch.js";
 import { defaultWorkers, type Machine, MAIN_THREAD_MB, PLANNED_SHARE, thisMachine } from "./workers.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
+import { feedMeta } from "./feed-meta.js";
 import { loadContext } from "./load-context.js";
 import { type LoadedOffers, loadOffers, offersRefused } from "./offers-file.js";
 import { checkImageConfig } from "../images/check.js";
@@ -207,15 +208,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
 
     for (const channel of config.channels) {
       runs.push(
-        new ChannelRun(channel, writeDir, {
-          channel: channel.name,
-          title: channel.feed.title ?? config.shop.name,
-          link: channel.feed.link ?? config.shop.url,
-          description: channel.feed.description ?? config.shop.description,
-          generatedAt: started.toISOString(),
-          locale: channel.mapping.locale,
-          country: channel.mapping.country,
-        }, images),
+        new ChannelRun(channel, writeDir, feedMeta(config, channel, started), images),
       );
     }
 

@@ -9,14 +9,14 @@
  */
 import { createCatalogueClient } from "../catalogue/client.js";
 import type { Product } from "../catalogue/schemas/product.js";
-import type { LoadedChannel, LoadedConfig } from "../config/types.js";
+import type { LoadedConfig } from "../config/types.js";
 import { PharmafeedError } from "../errors.js";
 import { mapProduct } from "../mapping/map-product.js";
 import { reasonDetail } from "../mapping/reason-details.js";
 import { ChannelMapper } from "../pipeline/channel-mapper.js";
+import { feedMeta } from "../pipeline/feed-meta.js";
 import { loadContext } from "../pipeline/load-context.js";
 import { loadOffers } from "../pipeline/offers-file.js";
-import type { FeedMeta } from "../writers/types.js";
 import { type PreviewLine, renderTable } from "./table.js";
 
 export interface PreviewOptions {
@@ -29,18 +29,6 @@ export interface PreviewOptions {
   /** Width of the table (the terminal's). */
   width?: number;
   now?: Date;
-}
-
-function metaOf(config: LoadedConfig, channel: LoadedChannel, now: Date): FeedMeta {
-  return {
-    channel: channel.name,
-    title: channel.feed.title ?? config.shop.name,
-    link: channel.feed.link ?? config.shop.url,
-    description: channel.feed.description ?? config.shop.description,
-    generatedAt: now.toISOString(),
-    locale: channel.mapping.locale,
-    country: channel.mapping.country,
-  };
 }
 
 /** The products to preview: the named ones (one request per 1,000 ids), or the stream cut after `limit` items. */
@@ -64,7 +52,7 @@ export async function renderPreview(options: PreviewOptions): Promise<string> {
     // so a file that generate would refuse is still read; validate says why).
     const offers = config.offers ? await loadOffers(config.offers, undefined) : undefined;
     const { context } = await loadContext(client, config, now, offers?.parsed.offers);
-    const mapper = new ChannelMapper({ name: channel.name, mapping: channel.mapping, layout: channel.layout, format: channel.format, meta: metaOf(config, channel, now) });
+    const mapper = new ChannelMapper({ name: channel.name, mapping: channel.mapping, layout: channel.layout, format: channel.format, meta: feedMeta(config, channel, now) });
     const ids = options.ids ?? [];
     const limit = options.limit ?? 10;
     const rows: string[] = [];
