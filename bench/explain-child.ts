@@ -4,10 +4,13 @@
  * then times lookups by id, by GTIN and by words. Prints one JSON line
  * (BENCH_TRACE=1: RSS and V8 heap every 100,000 products on stderr).
  */
-import { statSync } from "node:fs";
+import { closeSync, createReadStream, openSync, statSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { mkdir } from "node:fs/promises";
 import { silentLogger } from "../src/log.js";
-import { ExplainHook } from "../src/explain/run-hook.js";
+import { ExplainHook, type ChannelSink } from "../src/explain/run-hook.js";
+import { packOutcome, type IndexProduct, type PackedOutcome } from "../src/explain/entry.js";
 import { ExplainIndex, explainFile } from "../src/explain/store.js";
 import type { ChannelEntry } from "../src/publish/manifest.js";
 
@@ -36,6 +39,8 @@ const arg = (name: string, fallback: string) => args[args.indexOf(`--${name}`) +
 const products = Number(arg("products", "100000"));
 const lookups = Number(arg("lookups", "300"));
 const dir = arg("dir", "");
+/** sqlite: the explain index; ndjson: the simplest alternative, one JSON line per product, scanned to answer. */
+const mode = arg("mode", "sqlite");
 
 const rssMb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
 const peakMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
@@ -44,7 +49,34 @@ await mkdir(dir, { recursive: true });
 const random = rng(42);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 const startRss = rssMb();
-const hook = (await ExplainHook.open(dir, CHANNELS.length, silentLogger, false))!;
+let line: { product: IndexProduct; outcomes: PackedOutcome[] } | undefined;
+const ndjsonFile = join(dir, "explain.ndjson");
+const ndjson = mode === "ndjson" ? openSync(ndjsonFile, "w") : undefined;
+let pendingLines: string[] = [];
+const flushLines = () => {
+  if (ndjson !== undefined && pendingLines.length > 0) writeSync(ndjson, pendingLines.join(""));
+  pendingLines = [];
+};
+const hook =
+  mode === "ndjson"
+    ? {
+        product: (product: IndexProduct) => {
+          if (line) pendingLines.push(`${JSON.stringify(line)}\n`);
+          if (pendingLines.length >= 1000) flushLines();
+          line = { product, outcomes: [] };
+        },
+        channel: (i: number): ChannelSink => ({
+          item: (offset, bytes, warnings, fallbacks) => void (line!.outcomes[i] = packOutcome({ kind: "item", offset, bytes, warnings, fallbacks })),
+          excluded: (reasons) => void (line!.outcomes[i] = packOutcome({ kind: "excluded", reasons })),
+          failed: () => undefined,
+        }),
+        commit: async () => {
+          if (line) pendingLines.push(`${JSON.stringify(line)}\n`);
+          flushLines();
+          closeSync(ndjson!);
+        },
+      }
+    : (await ExplainHook.open(dir, CHANNELS.length, silentLogger, false))!;
 const sinks = CHANNELS.map((_, i) => hook.channel(i));
 const offsets = CHANNELS.map(() => 1000);
 const started = performance.now();
@@ -73,8 +105,30 @@ const entries = CHANNELS.map((name, c) => ({ name, file: `${name}.xml`, locale: 
 await hook.commit(new Date().toISOString(), entries);
 const writeMs = performance.now() - started;
 const writePeakMb = peakMb();
-const file = explainFile(dir);
+const file = mode === "ndjson" ? ndjsonFile : explainFile(dir);
 const bytes = statSync(file).size;
+
+if (mode === "ndjson") {
+  // The alternative's lookup: read the file until the line of the id (a few, each a whole scan on average half the file).
+  const ms: number[] = [];
+  for (let n = 0; n < 5; n++) {
+    const wanted = `{"product":{"id":"${productId(Math.floor(random() * products))}"`;
+    const t = performance.now();
+    let found = false;
+    for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+      if (text.startsWith(wanted)) {
+        JSON.parse(text);
+        found = true;
+        break;
+      }
+    }
+    if (!found) throw new Error("id not found in the ndjson");
+    ms.push(performance.now() - t);
+  }
+  ms.sort((a, b) => a - b);
+  console.log(JSON.stringify({ mode, products, writeMs, usPerProduct: (writeMs * 1000) / products, bytes, bytesPerProduct: bytes / products, startRssMb: startRss, writePeakMb, byIdMedian: ms[2] }));
+  process.exit(0);
+}
 
 const index = ExplainIndex.open(file)!;
 function time(fn: (i: number) => unknown): { median: number; p99: number } {

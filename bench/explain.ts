@@ -9,7 +9,8 @@
  * more than the small one), then lookups by id, GTIN and words (median, p99). Then
  * the built CLI, `pharmafeed explain <id>` on the large index, spawn to exit
  * (median of 5), beside `pharmafeed --version` (node's start and the CLI's
- * loading, which every command pays).
+ * loading, which every command pays). Beside it, the simplest alternative: the same
+ * records as one NDJSON line per product, written, then scanned to find an id.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -37,10 +38,19 @@ interface Result {
   wordsMatchedAvg: number;
 }
 
-function child(products: number, dir: string): Result {
-  const run = spawnSync(process.execPath, ["--import", "tsx", join(root, "bench/explain-child.ts"), "--products", String(products), "--lookups", LOOKUPS, "--dir", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+function child<T = Result>(products: number, dir: string, mode = "sqlite"): T {
+  const argv = ["--import", "tsx", join(root, "bench/explain-child.ts"), "--products", String(products), "--lookups", LOOKUPS, "--dir", dir, "--mode", mode];
+  const run = spawnSync(process.execPath, argv, { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   if (run.status !== 0) throw new Error(`bench child failed (${run.status})`);
-  return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as Result;
+  return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as T;
+}
+
+interface NdjsonResult {
+  usPerProduct: number;
+  bytesPerProduct: number;
+  bytes: number;
+  writePeakMb: number;
+  byIdMedian: number;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -57,6 +67,9 @@ try {
     largeDir = dir;
     results.push(child(n, dir));
   }
+  const ndDir = await mkdtemp(join(tmpdir(), "pharmafeed-bench-explain-"));
+  dirs.push(ndDir);
+  const nd = child<NdjsonResult>(PRODUCTS, ndDir, "ndjson");
   const spawnMs = (argv: string[]) => {
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -83,6 +96,10 @@ try {
   console.log(`\n| explain index (11 channels) | ${results.map((r) => `${r.products.toLocaleString("en")} products`).join(" | ")} |`);
   console.log(`|---|${results.map(() => "---").join("|")}|`);
   for (const [label, f] of rows) console.log(`| ${label} | ${results.map(f).join(" | ")} |`);
+  console.log(
+    `\nThe simplest alternative, one NDJSON line per product, at ${PRODUCTS.toLocaleString("en")}: ${nd.usPerProduct.toFixed(1)} us/product, ` +
+      `${(nd.bytes / 2 ** 20).toFixed(1)} MB (${Math.round(nd.bytesPerProduct)} B/product), peak RSS ${nd.writePeakMb} MB; a lookup by id scans it: ${ms(nd.byIdMedian)} (median of 5)`,
+  );
   console.log(`\n\`pharmafeed explain <id>\` on ${PRODUCTS.toLocaleString("en")} products, spawn to exit (median of 5): ${versionMs.toFixed(0)} ms for \`--version\`, ${explainMs.toFixed(0)} ms for explain`);
 } finally {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
