@@ -58,7 +58,7 @@ export function parseFeed(text: string, format: string): Row[] {
 }
 
 /** Where each built-in layout puts the item id. */
-const ID_FIELD: Record<string, string> = {
+export const ID_FIELD: Record<string, string> = {
   google: "g:id",
   microsoft: "g:id",
   "meta-xml": "g:id",

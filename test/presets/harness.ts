@@ -16,24 +16,11 @@ import { BUILTIN_TEMPLATES, loadLayout } from "../../src/writers/load-layout.js"
 import { createWriter } from "../../src/writers/registry.js";
 import { CATEGORIES } from "../mapping/fixtures.js";
 import { readCsv, readJson, readNdjson, readTsv, readXml, type Row } from "../writers/read-back.js";
+import { ID_FIELD } from "../e2e/feeds.js";
 
 /** 2026-11-21T00:00:00Z, inside the fixture sales below. */
 export const NOW = Date.UTC(2026, 10, 21) / 1000;
 
-/** Where each preset's layout puts the item id. */
-export const ID_FIELD: Record<string, string> = {
-  google: "g:id",
-  microsoft: "g:id",
-  "meta-xml": "g:id",
-  "google-tsv": "id",
-  meta: "id",
-  idealo: "sku",
-  kelkoo: "offer-id",
-  beslist: "code",
-  "generic-csv": "id",
-  "generic-json": "id",
-  "generic-ndjson": "id",
-};
 
 export interface PresetRun {
   /** The feed as written. */
