@@ -21,7 +21,6 @@ import { ID_FIELD } from "../e2e/feeds.js";
 /** 2026-11-21T00:00:00Z, inside the fixture sales below. */
 export const NOW = Date.UTC(2026, 10, 21) / 1000;
 
-
 export interface PresetRun {
   /** The feed as written. */
   text: string;
