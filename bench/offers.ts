@@ -16,12 +16,13 @@
  */
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, rmdirSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEMO_KEY } from "../src/sandbox/index.js";
+import { makeMemoryCgroup } from "../test/e2e/cgroup.js";
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -69,31 +70,6 @@ async function writeConfig(dir: string, url: string, offers: string | undefined)
   const file = join(dir, "pharmafeed.json");
   await writeFile(file, JSON.stringify(main));
   return file;
-}
-
-/** A memory cgroup of `mb` beside this process's own; undefined where none can be made. */
-function makeCgroup(mb: number): { dir: string; procs: string } | undefined {
-  try {
-    const lines = readFileSync("/proc/self/cgroup", "utf8").trim().split("\n").map((line) => line.split(":"));
-    const v1 = lines.find(([, controllers]) => controllers!.split(",").includes("memory"));
-    const v2 = lines.find(([id]) => id === "0");
-    const base = v1 ? join("/sys/fs/cgroup/memory", v1[2]!) : v2 ? join("/sys/fs/cgroup", v2[2]!) : undefined;
-    if (!base) return undefined;
-    const dir = join(base, `pharmafeed-bench-${process.pid}`);
-    mkdirSync(dir);
-    const limit = join(dir, v1 ? "memory.limit_in_bytes" : "memory.max");
-    if (!existsSync(limit)) {
-      rmdirSync(dir);
-      return undefined;
-    }
-    writeFileSync(limit, String(mb * 2 ** 20));
-    // With swap accounting, swap must not stretch the limit either.
-    const memsw = join(dir, "memory.memsw.limit_in_bytes");
-    if (v1 && existsSync(memsw)) writeFileSync(memsw, String(mb * 2 ** 20));
-    return { dir, procs: join(dir, "cgroup.procs") };
-  } catch {
-    return undefined;
-  }
 }
 
 interface Sample {
@@ -167,7 +143,7 @@ try {
   }
   console.log(`  goals                       +60 MB at most for 200,000 rows; 2,000,000 rows within a ${LIMIT_MB} MB memory limit`);
   const largest = Math.max(...ROWS);
-  const cgroup = LIMIT_MB > 0 ? makeCgroup(LIMIT_MB) : undefined;
+  const cgroup = LIMIT_MB > 0 ? makeMemoryCgroup(LIMIT_MB, "bench", { noSwap: true }) : undefined;
   if (LIMIT_MB === 0) console.log("  (--limit-mb 0: no run under a memory limit)");
   else if (!cgroup) console.log(`  (no memory cgroup could be made here: the ${LIMIT_MB} MB run is skipped; its peak RSS above is the figure to compare)`);
   else {

@@ -7,39 +7,17 @@
  * started anyway.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { rmdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
+import { makeMemoryCgroup } from "./cgroup.js";
 import { CLI, ensureBuilt, ROOT, sandboxEnv } from "./cli.js";
 import { channelsForEveryPreset, removeTemporaries, writeConfig } from "./config.js";
 
 const LIMIT_MB = 192;
 
-/** A new memory cgroup beside this process's own, with its limit file; undefined when none can be made here. */
-function makeCgroup(): { dir: string; limitFile: string } | undefined {
-  try {
-    const lines = readFileSync("/proc/self/cgroup", "utf8").trim().split("\n").map((line) => line.split(":"));
-    const v1 = lines.find(([, controllers]) => controllers!.split(",").includes("memory"));
-    const v2 = lines.find(([id]) => id === "0");
-    const base = v1 ? join("/sys/fs/cgroup/memory", v1[2]!) : v2 ? join("/sys/fs/cgroup", v2[2]!) : undefined;
-    if (!base) return undefined;
-    const dir = join(base, `pharmafeed-test-${process.pid}`);
-    mkdirSync(dir);
-    const limitFile = join(dir, v1 ? "memory.limit_in_bytes" : "memory.max");
-    if (!existsSync(limitFile)) {
-      rmdirSync(dir);
-      return undefined;
-    }
-    writeFileSync(limitFile, String(LIMIT_MB * 2 ** 20));
-    return { dir, limitFile };
-  } catch {
-    return undefined;
-  }
-}
-
-const cgroup = availableParallelism() >= 2 ? makeCgroup() : undefined;
+const cgroup = availableParallelism() >= 2 ? makeMemoryCgroup(LIMIT_MB, "test") : undefined;
 let sandbox: SandboxHandle;
 
 beforeAll(async () => {
@@ -62,7 +40,7 @@ describe.skipIf(!cgroup)("generate under a memory limit", () => {
     const env: NodeJS.ProcessEnv = { ...process.env, ...sandboxEnv(sandbox) };
     delete env["NODE_OPTIONS"];
     // The shell joins the cgroup, then becomes node: only the CLI runs under the limit.
-    const child = spawn("sh", ["-c", 'echo $$ > "$0" && exec "$@"', join(cgroup!.dir, "cgroup.procs"), process.execPath, CLI, "generate", "--config", config.configFile, "--log-format", "json"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn("sh", ["-c", 'echo $$ > "$0" && exec "$@"', cgroup!.procs, process.execPath, CLI, "generate", "--config", config.configFile, "--log-format", "json"], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
