@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import type { PharmafeedError } from "../../src/errors.js";
 import { ensureBuilt, killAll, runCli } from "../e2e/cli.js";
-import { TEST_ENV, VALID_MAIN, VALID_TREE, writeTree, type Tree } from "./tree.js";
+import { TEST_ENV, VALID_MAIN, VALID_TREE, refusal as refuse, writeTree, type Tree } from "./tree.js";
 
 const roots: string[] = [];
 beforeAll(() => ensureBuilt());
@@ -29,16 +29,7 @@ function withChannel(channel: Record<string, unknown>, files: Tree = {}): Tree {
   };
 }
 
-async function refusal(tree: Tree): Promise<PharmafeedError> {
-  const root = await writeTree(tree);
-  roots.push(root);
-  try {
-    await loadConfig(join(root, "config/pharmafeed.json"), { env: TEST_ENV });
-  } catch (error) {
-    return error as PharmafeedError;
-  }
-  throw new Error("the config was accepted");
-}
+const refusal = (tree: Tree): Promise<PharmafeedError> => refuse(tree, roots);
 
 async function accepted(tree: Tree): Promise<void> {
   const root = await writeTree(tree);

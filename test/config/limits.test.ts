@@ -4,26 +4,15 @@
  * prototype, file names the file system refuses.
  */
 import { rm } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/load.js";
 import type { PharmafeedError } from "../../src/errors.js";
 import { createTemplateEngine } from "../../src/writers/template.js";
-import { TEST_ENV, VALID_MAIN, VALID_TREE, writeTree, type Tree } from "./tree.js";
+import { refusal as refuse, VALID_MAIN, VALID_TREE, type Tree } from "./tree.js";
 
 const roots: string[] = [];
 afterAll(() => Promise.all(roots.map((r) => rm(r, { recursive: true, force: true }))));
 
-async function refusal(tree: Tree): Promise<PharmafeedError> {
-  const root = await writeTree(tree);
-  roots.push(root);
-  try {
-    await loadConfig(join(root, "config/pharmafeed.json"), { env: TEST_ENV });
-  } catch (error) {
-    return error as PharmafeedError;
-  }
-  throw new Error("the config was accepted");
-}
+const refusal = (tree: Tree): Promise<PharmafeedError> => refuse(tree, roots);
 
 function withChannel(channel: Record<string, unknown>, files: Tree = {}): Tree {
   return {

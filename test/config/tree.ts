@@ -2,6 +2,8 @@
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { loadConfig } from "../../src/config/load.js";
+import type { PharmafeedError } from "../../src/errors.js";
 
 export type Tree = Record<string, unknown>;
 
@@ -33,4 +35,16 @@ export async function writeTree(tree: Tree): Promise<string> {
     await writeFile(file, typeof content === "string" ? content : JSON.stringify(content, null, 2));
   }
   return root;
+}
+
+/** The error loadConfig refuses `tree` with; the tree's folder is added to `roots` for cleanup. Throws if accepted. */
+export async function refusal(tree: Tree, roots: string[]): Promise<PharmafeedError> {
+  const root = await writeTree(tree);
+  roots.push(root);
+  try {
+    await loadConfig(join(root, "config/pharmafeed.json"), { env: TEST_ENV });
+  } catch (error) {
+    return error as PharmafeedError;
+  }
+  throw new Error("the config was accepted");
 }
