@@ -63,7 +63,7 @@ function shardInit(runs: ChannelRun[], context: MappingContext, explain: boolean
       const max = run.imagesMaxAdditional;
       return { name, mapping, layout, format, meta: run.meta, ...(max === undefined ? {} : { imagesMaxAdditional: max }) };
     }),
-    context: { categories: [...context.categories.values()], brands: [...context.brands.values()], offers: context.offers?.share(), now: context.now, priceUnit: context.priceUnit },
+    context: { categories: [...context.categories.values()], brands: [...context.brands.values()], offers: context.offers?.share(), now: context.clock.now, priceUnit: context.priceUnit },
   };
 }
 
