@@ -129,12 +129,8 @@ export class ChannelRun {
     try {
       if (this.processing) return this.addMapped(this.mapper.mapForImages(product, context, this.processing.channel.settings.maxAdditional));
       const outcome = this.mapper.map(product, context);
-      if (outcome.row === undefined) {
-        this.explain?.excluded(outcome.reasons);
-        return this.guard(this.report.addLine(outcome.report));
-      }
-      this.guard(this.warningsReport.addLine(outcome.warningLines));
-      return this.writeRow(outcome.row, outcome.warnings, outcome.fallbacks);
+      if (outcome.row === undefined) return this.excludedLine(outcome.reasons, outcome.report);
+      return this.itemLines(outcome.row, outcome.warnings, outcome.fallbacks, outcome.warningLines);
     } catch (error) {
       this.fail(error);
       return undefined;
@@ -174,21 +170,29 @@ export class ChannelRun {
     let rows = this.rows;
     for (const outcome of outcomes) {
       if (outcome.kind === "excluded") {
-        sink.excluded(outcome.reasons);
+        sink.excluded(outcome.reasons, outcome.reportBytes);
         continue;
       }
       if (rows++ > 0) at += this.separatorBytes;
-      sink.item(at, outcome.bytes, outcome.warnings, outcome.fallbacks);
+      sink.item(at, outcome.bytes, outcome.warnings, outcome.fallbacks, outcome);
       at += outcome.bytes;
     }
   }
 
-  private writeRow(row: string, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>): Promise<void> | undefined {
+  /** An exclusion's report line (the explain index told). */
+  private excludedLine(reasons: readonly Reason[], line: string): Promise<void> | undefined {
+    this.explain?.excluded(reasons, Buffer.byteLength(line));
+    return this.guard(this.report.addLine(line));
+  }
+
+  /** An item's warnings report lines (maybe "") and row; the row's marks are the mapper's last. */
+  private itemLines(row: string, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>, warningLines: string): Promise<void> | undefined {
+    this.guard(this.warningsReport.addLine(warningLines));
     if (this.sample.length < SAMPLE_ROWS) this.sample.push(row);
     const { separator } = this.mapper.writer;
     const offset = this.written + (this.rows > 0 ? this.separatorBytes : 0);
     const bytes = Buffer.byteLength(row);
-    this.explain?.item(offset, bytes, warnings, fallbacks);
+    this.explain?.item(offset, bytes, warnings, fallbacks, { warningBytes: Buffer.byteLength(warningLines), mask: this.mapper.lastMask });
     this.written = offset + bytes;
     return this.guard(this.out.write(this.rows++ > 0 ? separator + row : row));
   }
@@ -214,18 +218,12 @@ export class ChannelRun {
     if (this.failure || this.aborted) return undefined;
     try {
       if (row.kind === "error") throw row.error;
-      if (row.kind === "excluded") {
-        this.explain?.excluded(row.reasons);
-        return this.guard(this.report.addLine(this.mapper.exclusion(row.who, row.reasons)));
-      }
+      if (row.kind === "excluded") return this.excludedLine(row.reasons, this.mapper.exclusion(row.who, row.reasons));
       const applied = applyImages(row.item, row.images, this.processing!.channel.settings.onError);
-      if (!applied.ok) {
-        this.explain?.excluded([applied.reason]);
-        return this.guard(this.report.addLine(this.mapper.exclusion(row.who, [applied.reason])));
-      }
+      if (!applied.ok) return this.excludedLine([applied.reason], this.mapper.exclusion(row.who, [applied.reason]));
       const warnings = [...row.warnings, ...applied.warnings];
-      this.guard(this.warningsReport.addLine(this.mapper.warningLines(row.who, warnings, row.fallbacks)));
-      return this.writeRow(this.mapper.row(applied.item, warnings, row.fallbacks), warnings, row.fallbacks);
+      const rendered = this.mapper.row(applied.item, warnings, row.fallbacks);
+      return this.itemLines(rendered, warnings, row.fallbacks, this.mapper.warningLines(row.who, warnings, row.fallbacks));
     } catch (error) {
       this.fail(error);
       return undefined;
