@@ -81,7 +81,7 @@ export function packOutcome(outcome: ChannelOutcome | undefined): PackedOutcome 
   return packed;
 }
 
-const unpackReasons = (reasons: [string, string?][]): Reason<string>[] => reasons.map(([code, detail]) => (detail === undefined ? { code } : { code, detail }));
+export const unpackReasons = (reasons: [string, string?][]): Reason<string>[] => reasons.map(([code, detail]) => (detail === undefined ? { code } : { code, detail }));
 
 export function unpackOutcome(packed: PackedOutcome): ChannelOutcome | undefined {
   if (packed === null) return undefined;

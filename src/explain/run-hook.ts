@@ -29,7 +29,8 @@ export interface ChannelSink {
 
 /** Who else hears of every product once every channel has spoken: the row cache's writer. */
 export interface ProductListener {
-  add(product: IndexProduct, ordinal: number, until: number, outcomes: readonly (ChannelOutcome | undefined)[]): void;
+  /** `recorded`: the product's entry as the last run recorded it, when its lines were copied (src/rowcache/reuse.ts). */
+  add(product: IndexProduct, ordinal: number, until: number, outcomes: readonly (ChannelOutcome | undefined)[], recorded?: string): void;
 }
 
 interface Pending {
@@ -37,6 +38,7 @@ interface Pending {
   /** The product's line number in the run's source (0-based), and until when its rows stay right (mapping/clock.ts). */
   ordinal: number;
   until: number;
+  recorded: string | undefined;
   outcomes: (ChannelOutcome | undefined)[];
   /** Channels still to speak, plus one until the product is closed (its horizon known). */
   waiting: number;
@@ -82,10 +84,10 @@ export class ExplainHook {
    * The next product of the stream, before any channel speaks of it: `ordinal`, its line in the
    * source; `until`, its rows' horizon when known (a worker mapped it), else close() gives it.
    */
-  product(product: IndexProduct, ordinal: number, until?: number): void {
+  product(product: IndexProduct, ordinal: number, until?: number, recorded?: string): void {
     let waiting = until === undefined ? 1 : 0;
     for (const d of this.dead) if (!d) waiting++;
-    this.pending.push({ product, ordinal, until: until ?? Infinity, outcomes: new Array<ChannelOutcome | undefined>(this.channels), waiting });
+    this.pending.push({ product, ordinal, until: until ?? Infinity, recorded, outcomes: new Array<ChannelOutcome | undefined>(this.channels), waiting });
     this.drain();
   }
 
@@ -125,7 +127,7 @@ export class ExplainHook {
     while (this.pending.length > 0 && this.pending[0]!.waiting <= 0) {
       const entry = this.pending.shift()!;
       this.base++;
-      this.listener?.add(entry.product, entry.ordinal, entry.until, entry.outcomes);
+      this.listener?.add(entry.product, entry.ordinal, entry.until, entry.outcomes, entry.recorded);
       if (this.failure) continue;
       try {
         this.writer.add(entry.product, entry.outcomes.map(packOutcome));

@@ -18,6 +18,7 @@ import { rowStringifier } from "../writers/csv.js";
 import type { LoadedLayout, OutputFormat } from "../writers/layout.js";
 import { WRITERS } from "../writers/registry.js";
 import type { FeedMeta, FeedWriter } from "../writers/types.js";
+import type { EntryOutcome } from "../rowcache/file.js";
 
 /** A channel's counts; a sharded run adds up those of its workers. */
 export interface Tally {
@@ -152,6 +153,20 @@ export class ChannelMapper {
     bump(this.tally.excluded, code);
     if (isDataQualityReason(code)) this.tally.rejected++;
     return exclusionLine(this.reportLine, who, reasons, this.compiled.settings);
+  }
+
+  /** Counts a product whose row or report line a refresh copied (src/rowcache/) as exclusion() or row() counted it. */
+  countCopied(outcome: Exclude<EntryOutcome, null>): void {
+    if ("r" in outcome) {
+      const code = outcome.r[0]?.[0] ?? "MAPPING_ERROR";
+      bump(this.tally.excluded, code);
+      if (isDataQualityReason(code)) this.tally.rejected++;
+      return;
+    }
+    for (const [code] of outcome.w ?? []) bump(this.tally.warnings, code);
+    for (const field in outcome.f) bump(this.tally.fallbacks, `${field}:${outcome.f[field]}`);
+    if (outcome.m) addMask(outcome.m, this.tally.filled);
+    this.tally.items++;
   }
 
   /** Counts an item; returns its row. */

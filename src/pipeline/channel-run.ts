@@ -25,10 +25,13 @@ import type { FeedItem } from "../mapping/feed-item.js";
 import { applyImages } from "../images/apply.js";
 import { ImagePipeline, type ChannelImages, type ImageOutcome } from "../images/pipeline.js";
 import { OrderedQueue } from "../images/queue.js";
-import { addTally, ChannelMapper, type MappedForImages, type Tally } from "./channel-mapper.js";
+import { addTally, ChannelMapper, type MappedForImages, type MapperSpec, type Tally } from "./channel-mapper.js";
 import { checkSample, SAMPLE_ROWS } from "./sample-check.js";
 import type { PartOutcome } from "../explain/entry.js";
 import type { ChannelSink } from "../explain/run-hook.js";
+import type { EntryOutcome } from "../rowcache/file.js";
+import type { OldOutputs } from "../rowcache/old-outputs.js";
+import { unpackReasons } from "../explain/entry.js";
 
 /** A product of an image-processing channel, waiting in the FIFO for its images. */
 type PendingRow =
@@ -111,6 +114,12 @@ export class ChannelRun {
     }
   }
 
+  /** What maps and renders this channel's rows (as a worker thread gets it, see shard/). */
+  get spec(): MapperSpec {
+    const { name, mapping, layout, format } = this.channel;
+    return { name, mapping, layout, format, meta: this.meta };
+  }
+
   get failed(): Error | undefined {
     return this.failure;
   }
@@ -135,6 +144,42 @@ export class ChannelRun {
       this.fail(error);
       return undefined;
     }
+  }
+
+  /**
+   * A product whose lines a refresh copies from the last run's files (src/rowcache/reuse.ts):
+   * written, counted and told to the explain index as if mapped again.
+   */
+  addCopied(outcome: Exclude<EntryOutcome, null>, old: OldOutputs): Promise<void> | undefined {
+    if (this.failure) return undefined;
+    try {
+      this.mapper.countCopied(outcome);
+      if ("r" in outcome) {
+        this.explain?.excluded(unpackReasons(outcome.r), outcome.rb);
+        return this.guard(this.report.addBytes(old.reportLine(outcome.rb)));
+      }
+      if (outcome.wb) this.guard(this.warningsReport.addBytes(old.warningLines(outcome.wb)));
+      const row = old.row(outcome.l);
+      if (this.sample.length < SAMPLE_ROWS) this.sample.push(row.toString("utf8"));
+      const offset = this.written + (this.rows > 0 ? this.separatorBytes : 0);
+      this.explain?.item(offset, outcome.l, unpackReasons(outcome.w ?? []), outcome.f ?? {}, { warningBytes: outcome.wb ?? 0, mask: outcome.m ?? [] });
+      this.written = offset + outcome.l;
+      if (this.rows++ > 0 && this.separatorBytes > 0) this.guard(this.out.write(this.mapper.writer.separator));
+      return this.guard(this.out.writeBytes(row));
+    } catch (error) {
+      this.fail(error);
+      return undefined;
+    }
+  }
+
+  /** What the row cache's trailer says of this channel's files (src/rowcache/file.ts), less their identities. */
+  get layoutOfFiles(): { separator: string; feedHeader: number; report: { file: string; header: number }; warnings: { file: string; header: number } } {
+    return {
+      separator: this.mapper.writer.separator,
+      feedHeader: Buffer.byteLength(this.header),
+      report: { file: this.report.file, header: this.report.headerBytes },
+      warnings: { file: this.warningsReport.file, header: this.warningsReport.headerBytes },
+    };
   }
 
   /** Writes a worker's share of a batch, in catalogue order. */

@@ -120,7 +120,12 @@ export class RowsWriter {
   }
 
   add(entry: Entry): void {
-    const line = JSON.stringify(entry) + "\n";
+    this.addLine(JSON.stringify(entry));
+  }
+
+  /** An entry as JSON text (no newline). */
+  addLine(text: string): void {
+    const line = text + "\n";
     this.pending.push(line);
     this.pendingChars += line.length;
     this.products++;
@@ -174,7 +179,7 @@ export class RowsReader {
       const size = fstatSync(fd).size;
       // The trailer is the last line: read back from the end until its newline.
       let tail = Buffer.alloc(0);
-      let from = size - 1;
+      let from = size;
       let start = -1;
       while (start < 0 && from > 0) {
         const length = Math.min(CHUNK, from);
@@ -197,8 +202,8 @@ export class RowsReader {
     }
   }
 
-  /** The entries, in order (the trailer excluded). */
-  *entries(): Generator<Entry> {
+  /** The entries, in order (the trailer excluded), each with its text. */
+  *entries(): Generator<{ entry: Entry; text: string }> {
     const buffer = Buffer.allocUnsafe(CHUNK);
     let rest = "";
     let position = 0;
@@ -209,7 +214,8 @@ export class RowsReader {
       const text = rest + buffer.toString("utf8", 0, read);
       let start = 0;
       for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
-        yield JSON.parse(text.slice(start, nl)) as Entry;
+        const line = text.slice(start, nl);
+        yield { entry: JSON.parse(line) as Entry, text: line };
         start = nl + 1;
       }
       rest = text.slice(start);

@@ -66,7 +66,11 @@ export class SnapshotWriter {
   private readonly insert;
   private inTransaction = false;
 
-  private constructor(private readonly store: StoreBuilder) {
+  private constructor(
+    private readonly store: StoreBuilder,
+    /** SnapshotInfo.generation of the snapshot being written. */
+    readonly generation: string,
+  ) {
     const { db } = store;
     db.exec("CREATE TABLE blocks (seq INTEGER PRIMARY KEY, count INTEGER NOT NULL, data BLOB NOT NULL)");
     db.exec("CREATE TABLE info (name TEXT PRIMARY KEY, json TEXT NOT NULL)");
@@ -77,7 +81,7 @@ export class SnapshotWriter {
   static async create(file: string, info: Omit<SnapshotInfo, "records" | "generation">): Promise<SnapshotWriter> {
     await mkdir(dirname(file), { recursive: true });
     const generation = randomUUID();
-    return new SnapshotWriter(await buildStore(file, SNAPSHOT, { syncedAt: info.syncedAt, filter: info.filter, sorting: info.sorting, via: info.via, generation }));
+    return new SnapshotWriter(await buildStore(file, SNAPSHOT, { syncedAt: info.syncedAt, filter: info.filter, sorting: info.sorting, via: info.via, generation }), generation);
   }
 
   /** One stream line, without its newline (copied: the caller's buffer may be reused). */
