@@ -26,11 +26,17 @@ export function rowsPath(outputDir: string): string {
   return join(outputDir, STATE_DIR, ROWS_FILE);
 }
 
-/** A file as it was when the run that wrote it had published it: any other file at that name is not it. */
+/**
+ * A file as it was when the run that wrote it had published it: any other file at that name is
+ * not it. As git's index does: the change time too, which no one can set back (an edit that keeps
+ * size and modification time, `touch -d`, still changes it), and the device with the inode.
+ */
 export interface FileIdentity {
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
   ino: number;
+  dev: number;
 }
 
 /** One output of a channel (feed, exclusion report, warnings report): where its lines start. */

@@ -31,7 +31,7 @@ export interface RecordCommit {
 
 async function identity(file: string): Promise<FileIdentity> {
   const s = await stat(file);
-  return { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
+  return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, dev: s.dev };
 }
 
 export class RowsRecorder implements ProductListener {

@@ -33,12 +33,12 @@ export interface ReuseCheck {
   snapshot: Snapshot | undefined;
 }
 
-const same = (a: FileIdentity, b: FileIdentity) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+const same = (a: FileIdentity, b: FileIdentity) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino && a.dev === b.dev;
 
 async function identity(file: string): Promise<FileIdentity | undefined> {
   try {
     const s = await stat(file);
-    return { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
+    return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, dev: s.dev };
   } catch {
     return undefined;
   }
