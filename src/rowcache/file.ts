@@ -12,6 +12,7 @@
  * run killed while writing, a truncated copy) the file is not used.
  */
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { temporaryPath } from "../publish/atomic-output.js";
 import { STATE_DIR } from "../store/sqlite.js";
@@ -38,6 +39,13 @@ export interface FileIdentity {
   ino: number;
   dev: number;
 }
+
+export async function fileIdentity(file: string): Promise<FileIdentity> {
+  const s = await stat(file);
+  return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, dev: s.dev };
+}
+
+export const sameIdentity = (a: FileIdentity, b: FileIdentity): boolean => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino && a.dev === b.dev;
 
 /** One output of a channel (feed, exclusion report, warnings report): where its lines start. */
 export interface OutputFile {
