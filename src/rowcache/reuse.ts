@@ -86,8 +86,12 @@ export async function reuseRows(r: ReuseRun): Promise<{ reused: number; mapped: 
   const old = trailer.channels.map((c, i) => new OldOutputs(c.outputs!, (file) => join(r.outputDir, file), Buffer.byteLength(runs[i]!.layoutOfFiles.separator)));
   let reused = 0;
   let mapped = 0;
+  let last = -1;
   try {
     for (const { entry, text } of reader.entries()) {
+      // The digest vouches for the entries; this says so where a fault would otherwise cut rows at wrong offsets.
+      if (!(entry.n > last)) throw new PharmafeedError("STORE_INVALID", `${rowsPath(r.outputDir)}: entries out of order at line ${entry.n + 1}: run generate --no-reuse`);
+      last = entry.n;
       const offer = context.offers ? context.offers.fingerprint(entry.p.id, entry.p.codes) : "";
       if (offer === entry.o && (entry.u === undefined || context.clock.now < entry.u) && entry.c.length === runs.length && !entry.c.includes(null)) {
         r.explain?.product(entry.p, entry.n, entry.u ?? Infinity, text);
@@ -114,6 +118,7 @@ export async function reuseRows(r: ReuseRun): Promise<{ reused: number; mapped: 
     for (const o of old) o.close();
     reader.close();
   }
+  if (reused + mapped !== trailer.products) throw new PharmafeedError("STORE_INVALID", `${rowsPath(r.outputDir)}: ${reused + mapped} entries, its trailer says ${trailer.products}: run generate --no-reuse`);
   for (const rejection of trailer.rejections) r.reject(rejection);
   return { reused, mapped };
 }

@@ -12,7 +12,7 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-const trailer: Omit<Trailer, "rowcache" | "products"> = { startedAt: "2026-11-25T00:00:00.000Z", code: "c", snapshot: "g", now: 1, reference: "r", offers: false, channels: [], rejections: [] };
+const trailer: Omit<Trailer, "rowcache" | "products" | "digest"> = { startedAt: "2026-11-25T00:00:00.000Z", code: "c", snapshot: "g", now: 1, reference: "r", offers: false, channels: [], rejections: [] };
 
 function entry(k: number): Entry {
   // Names long enough that lines cross the reader's 1 MiB window, some with multi-byte characters.
@@ -40,7 +40,7 @@ describe("rows.ndjson", () => {
     const written = write(2500);
     const back = read();
     if (typeof back === "string") throw new Error(back);
-    expect(back.trailer).toEqual({ ...trailer, rowcache: ROWS_VERSION, products: 2500 });
+    expect(back.trailer).toEqual({ ...trailer, rowcache: ROWS_VERSION, products: 2500, digest: expect.stringMatching(/^[\w-]{43}$/) });
     expect(back.entries.length).toBe(2500);
     expect(JSON.parse(JSON.stringify(back.entries))).toEqual(JSON.parse(JSON.stringify(written)));
   });
@@ -69,5 +69,22 @@ describe("rows.ndjson", () => {
     expect(read()).toMatch(/not usable/);
     await writeFile(file, whole.toString("utf8").replace(`"rowcache":${ROWS_VERSION}`, `"rowcache":${ROWS_VERSION + 1}`));
     expect(read()).toMatch(new RegExp(`format ${ROWS_VERSION + 1}, this version reads ${ROWS_VERSION}`));
+  });
+
+  it("is not used when its entries were edited, cut, reordered or damaged, its trailer kept", async () => {
+    write(50);
+    const lines = (await readFile(file, "utf8")).split("\n").slice(0, -1);
+    const trailerLine = lines.at(-1)!;
+    const entries = lines.slice(0, -1);
+    const variants = [
+      entries.slice(0, 25),
+      [entries[1]!, entries[0]!, ...entries.slice(2)],
+      entries.map((l, k) => (k === 7 ? l.replace('"l":7', '"l":8') : l)),
+      [...entries, entries[49]!],
+    ];
+    for (const variant of variants) {
+      await writeFile(file, [...variant, trailerLine].join("\n") + "\n");
+      expect(read()).toMatch(/not usable: its entries are not those its trailer describes/);
+    }
   });
 });
