@@ -11,8 +11,8 @@
  * and pass `reuse` through an options object wider than GenerateOptions, so
  * that they typecheck before and after the option exists.
  */
-import { cp, readdir, readFile, stat, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
 import { expect } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import type { LoadedConfig } from "../../src/config/types.js";
@@ -101,7 +101,7 @@ export interface Bench {
   config: LoadedConfig;
   /** The config tree `config` was loaded from. */
   tree: E2eConfig;
-  /** Rewrites one file of the tree (relative to its config/ folder) and loads the config again; restoreConfig() undoes every edit. */
+  /** Rewrites (or adds) one file of the tree (relative to its config/ folder) and loads the config again; restoreConfig() undoes every edit. */
   editConfig(path: string, edit: (json: Record<string, unknown>) => Record<string, unknown> | string, only?: string[]): Promise<LoadedConfig>;
   restoreConfig(): Promise<void>;
   /** The tree's config again, with only these channels (`generate --channel`). */
@@ -139,7 +139,7 @@ export async function openBench(options: BenchOptions): Promise<Bench> {
     return loadConfig(tree.configFile, { env, ...(o.only ? { only: o.only } : {}) });
   };
   const tree = await treeWith();
-  const originals = new Map<string, string>();
+  const originals = new Map<string, string | undefined>();
   const load = (only?: string[]) => loadConfig(tree.configFile, { env, ...(only ? { only } : {}) });
   const bench: Bench = {
     sandbox,
@@ -149,14 +149,15 @@ export async function openBench(options: BenchOptions): Promise<Bench> {
     tree,
     async editConfig(path, edit, only) {
       const file = join(tree.root, "config", path);
-      const text = await readFile(file, "utf8");
+      const text = await readFile(file, "utf8").catch(() => undefined);
       if (!originals.has(file)) originals.set(file, text);
-      const next = edit(JSON.parse(text) as Record<string, unknown>);
+      const next = edit(JSON.parse(text ?? "{}") as Record<string, unknown>);
+      await mkdir(dirname(file), { recursive: true });
       await writeFile(file, typeof next === "string" ? next : JSON.stringify(next, null, 2));
       return load(only);
     },
     async restoreConfig() {
-      for (const [file, text] of originals) await writeFile(file, text);
+      for (const [file, text] of originals) await (text === undefined ? rm(file, { force: true }) : writeFile(file, text));
       originals.clear();
     },
     configWith,
@@ -173,34 +174,49 @@ export async function openBench(options: BenchOptions): Promise<Bench> {
   return bench;
 }
 
-/** Copies an output folder with its files' times (a copy is the same state, not an edited one). */
+/** Copies an output folder with its files' times (a copy holds the same bytes, but other files: other inodes). */
 export async function copyDir(from: string, to: string): Promise<void> {
   await cp(from, to, { recursive: true, preserveTimestamps: true });
 }
 
-/** Two copies of `base`: a/ refreshes with reuse, b/ without. */
-export async function fork(base: string): Promise<{ a: string; b: string }> {
-  const dir = await tempDir();
-  const a = join(dir, "a");
-  const b = join(dir, "b");
-  await copyDir(base, a);
-  await copyDir(base, b);
-  return { a, b };
+export interface Pair {
+  /** Refreshed with reuse. */
+  a: string;
+  /** Refreshed without reuse. */
+  b: string;
+}
+
+/** A copy of `from` in a fresh temp folder. */
+export async function copyOf(from: string): Promise<string> {
+  const to = join(await tempDir(), "out");
+  await copyDir(from, to);
+  return to;
 }
 
 /**
- * Refreshes copies of `from` at `t` (one folder, or the a/ and b/ of an earlier
- * pair): a/ with reuse, b/ without, with the same config and offers file; both must agree.
+ * A fresh output folder in the state of `base` after a refresh at `t` without
+ * reuse: its own published files and cache (a reused run checks that the files
+ * it copies from are the very ones the cache describes, so copies of one base
+ * cannot be refreshed with reuse themselves).
  */
-export async function refreshPair(
-  bench: Bench,
-  from: string | { a: string; b: string },
-  t: number,
-  ids: readonly string[],
-  config = bench.config,
-): Promise<{ a: string; b: string }> {
-  const { a } = await fork(typeof from === "string" ? from : from.a);
-  const { b } = await fork(typeof from === "string" ? from : from.b);
+export async function prepare(bench: Bench, base: string, t: number, config = bench.config): Promise<string> {
+  const dir = await copyOf(base);
+  await bench.run(config, dir, t, { source: "snapshot", reuse: false });
+  return dir;
+}
+
+/** `a` and a copy of it, to refresh with and without reuse. */
+export async function pairOf(a: string): Promise<Pair> {
+  return { a, b: await copyOf(a) };
+}
+
+/**
+ * Refreshes at `t`: a/ with reuse, b/ without, with the same config and offers
+ * file, in place; then both must agree. `from`: a pair left by an earlier step,
+ * or one folder (refreshed with reuse in place; the other run gets a copy of it).
+ */
+export async function refreshPair(bench: Bench, from: string | Pair, t: number, ids: readonly string[], config = bench.config): Promise<Pair> {
+  const { a, b } = typeof from === "string" ? await pairOf(from) : from;
   await bench.run(config, a, t, { source: "snapshot" });
   await bench.run(config, b, t, { source: "snapshot", reuse: false });
   await expectSameRuns(a, b, config, ids);

@@ -17,7 +17,9 @@ import {
   customChannel,
   DAY,
   expectReused,
-  fork,
+  type Pair,
+  pairOf,
+  prepare,
   gtinOf,
   HOUR,
   type OfferRow,
@@ -85,7 +87,7 @@ beforeAll(async () => {
   expect(first.manifest.channels.find((c) => c.name === "custom-fr")?.emptyColumns ?? []).not.toContain("sale");
   expect(outcomeOf(base, e[9]!)["google-fr"]).toBe("OUT_OF_STOCK");
 
-  const { a } = await fork(base);
+  const a = await prepare(bench, base, T0 + 1);
   await bench.run(bench.config, a, T1, { source: "snapshot" });
   control = (await reuseOf(a))!;
 }, 60_000);
@@ -95,8 +97,15 @@ afterAll(async () => {
   await removeTemporaries();
 });
 
-/** Refreshes two copies of base with `offers`: a/ with reuse, b/ without; both must agree. */
-async function refresh(offers: readonly OfferRow[], from: string | { a: string; b: string } = base, t = T1): Promise<{ a: string; b: string }> {
+/**
+ * Refreshes the state of `from` (base after a run with the base offers, or a
+ * pair left by an earlier step) with `offers`: a/ with reuse, b/ without.
+ */
+async function refresh(offers: readonly OfferRow[], from?: Pair, t = T1): Promise<Pair> {
+  if (!from) {
+    await bench.writeOffers(v0);
+    from = await pairOf(await prepare(bench, base, T0 + 1));
+  }
   await bench.writeOffers(offers);
   return refreshPair(bench, from, t, ids);
 }

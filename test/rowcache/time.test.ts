@@ -12,7 +12,7 @@ import { createCatalogue } from "../../src/sandbox/index.js";
 import { CATALOGUE_NOW } from "../../src/sandbox/generate/clock.js";
 import { removeTemporaries, tempDir } from "../e2e/config.js";
 import { parseFeed } from "../e2e/feeds.js";
-import { at, type Bench, DAY, expectReused, HOUR, type OfferRow, openBench, outcomeOf, refreshPair, T0 } from "./harness.js";
+import { at, type Bench, DAY, expectReused, HOUR, type OfferRow, openBench, outcomeOf, prepare, refreshPair, T0 } from "./harness.js";
 
 const SEED = 21;
 const PRODUCTS = 400;
@@ -77,7 +77,7 @@ const warnings = async (dir: string) =>
 describe("a refresh as time passes", () => {
   it("starts and ends sales exactly at their boundaries, one refresh at a time, as a refresh without reuse does", async () => {
     const { starts, ends, endsOfDay, ignored } = roles;
-    let pair = await refreshPair(bench, base, START - 1, ids);
+    let pair = await refreshPair(bench, await prepare(bench, base, T0 + 1), START - 1, ids);
     await expectReused(pair.a);
     expect(await saleOf(pair.a, starts)).toBeUndefined();
     expect(await saleOf(pair.a, ends)).toBe("1.60");
@@ -106,7 +106,7 @@ describe("a refresh as time passes", () => {
 
   it("leaves a product out from the second of its official deletion on", async () => {
     const id = doomed["id"] as string;
-    const before = await refreshPair(bench, base, DELETION - 1, ids);
+    const before = await refreshPair(bench, await prepare(bench, base, T0 + 1), DELETION - 1, ids);
     await expectReused(before.a);
     const published = Object.entries(outcomeOf(before.a, id)).filter(([, o]) => o === "item").map(([c]) => c);
     expect(published.length).toBeGreaterThan(0);
@@ -116,7 +116,7 @@ describe("a refresh as time passes", () => {
   });
 
   it("crosses every horizon at once in one refresh from t0's cache", async () => {
-    const { a } = await refreshPair(bench, base, DELETION + DAY, ids);
+    const { a } = await refreshPair(bench, await prepare(bench, base, T0 + 1), DELETION + DAY, ids);
     await expectReused(a);
     expect(await saleOf(a, roles.ends)).toBeUndefined();
     expect(await saleOf(a, roles.starts)).toBeUndefined();
