@@ -238,7 +238,8 @@ async function files(dir: string): Promise<Map<string, Buffer>> {
     for (const name of (await readdir(at)).sort()) {
       const path = join(at, name);
       const rel = relative(dir, path);
-      if (rel === "manifest.json" || rel === "history" || rel === "state") continue;
+      // The run's record (its times differ) and state (compared through the next refresh instead).
+      if (rel === "manifest.json" || rel === join("preview", "manifest.json") || rel === "history" || rel === "state") continue;
       if ((await stat(path)).isDirectory()) await walk(path);
       else out.set(rel, await readFile(path));
     }
