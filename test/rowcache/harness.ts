@@ -118,6 +118,10 @@ export interface BenchOptions {
   channels?: ChannelFileJson[];
   files?: ConfigOptions["files"];
   offers: readonly OfferRow[];
+  /** Extra keys of the main file (output.publicBaseUrl for image processing). */
+  main?: Record<string, unknown>;
+  /** Options of every run (image pipeline timings). */
+  defaults?: RunOptions;
 }
 
 export async function openBench(options: BenchOptions): Promise<Bench> {
@@ -131,7 +135,7 @@ export async function openBench(options: BenchOptions): Promise<Bench> {
       channels: options.channels ?? rowcacheChannels(),
       ...(options.files ? { files: options.files } : {}),
       ...o,
-      main: { offers: { file: offersFile, maxDropPercent: 100, minAcceptedPercent: 0 }, ...o.main },
+      main: { offers: { file: offersFile, maxDropPercent: 100, minAcceptedPercent: 0 }, ...options.main, ...o.main },
       source: { sync: { maxAgeHours: 400 * 24 }, ...o.source },
     });
   const configWith = async (o: ConfigOptions & { only?: string[] } = {}) => {
@@ -163,7 +167,7 @@ export async function openBench(options: BenchOptions): Promise<Bench> {
     configWith,
     reload: load,
     run(config, outputDir, t, extra = {}) {
-      const opts: GenerateOptions & { reuse?: boolean } = { config, outputDir, logger: silentLogger, now: at(t), workers: 0, ...extra };
+      const opts: GenerateOptions & { reuse?: boolean } = { config, outputDir, logger: silentLogger, now: at(t), workers: 0, ...options.defaults, ...extra };
       return runGenerate(opts);
     },
     writeOffers: (rows) => writeFile(offersFile, offersCsv(rows)),
