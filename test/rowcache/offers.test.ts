@@ -17,6 +17,8 @@ import {
   customChannel,
   DAY,
   expectReused,
+  copyOf,
+  expectSameRuns,
   type Pair,
   pairOf,
   prepare,
@@ -158,6 +160,19 @@ describe("a refresh after offers changed for a few products", () => {
     expect(await priceText(a, e[5]!)).toBe("55.50");
     expect(JSON.stringify(await jsonItem(a, e[1]!))).toContain("2.22");
     expect(JSON.stringify(await jsonItem(a, e[3]!))).toContain("elsewhere");
+  });
+
+  it("does the same on worker threads", async () => {
+    const e = everywhere;
+    await bench.writeOffers(v0);
+    const a = await prepare(bench, base, T0 + 1);
+    const b = await copyOf(a);
+    await bench.writeOffers(replaced({ [e[0]!]: { ...row(e[0]!), price: "71.10" } }).filter((r) => r !== row(e[4]!)));
+    await bench.run(bench.config, a, T1, { source: "snapshot", workers: 2, shardMinProducts: 0 });
+    await bench.run(bench.config, b, T1, { source: "snapshot", reuse: false });
+    await expectSameRuns(a, b, bench.config, ids);
+    await expectReused(a);
+    expect(await priceText(a, e[0]!)).toBe("71.10");
   });
 
   it("switches products in and out of a channel by an offer change (excluded before, included now, and the reverse)", async () => {

@@ -218,6 +218,15 @@ describe("runs in between", () => {
     await expectReused(pair.a);
   });
 
+  it("a run refused for its offers file does not disturb reuse", async () => {
+    const pair = await fresh();
+    await writeFile(bench.offersFile, "ean;prix\n3400930000014;1,50\n");
+    for (const dir of [pair.a, pair.b]) await expect(bench.run(bench.config, dir, T0 + 300, { source: "snapshot" })).rejects.toMatchObject({ code: "OFFERS_REFUSED" });
+    await bench.writeOffers(offers);
+    await refreshPair(bench, pair, T1, ids);
+    await expectReused(pair.a);
+  });
+
   it("a full run since (a new snapshot): the refresh after it publishes the same, and the next one reuses", async () => {
     const pair = await fresh();
     await both(pair, (dir) => bench.run(bench.config, dir, T0 + 300, { source: "full" }));

@@ -12,7 +12,7 @@ import { createCatalogue } from "../../src/sandbox/index.js";
 import { CATALOGUE_NOW } from "../../src/sandbox/generate/clock.js";
 import { removeTemporaries, tempDir } from "../e2e/config.js";
 import { parseFeed } from "../e2e/feeds.js";
-import { at, type Bench, DAY, expectReused, HOUR, type OfferRow, openBench, outcomeOf, prepare, refreshPair, T0 } from "./harness.js";
+import { at, type Bench, DAY, expectReused, HOUR, type OfferRow, openBench, outcomeOf, prepare, refreshPair, reuseOf, T0 } from "./harness.js";
 
 const SEED = 21;
 const PRODUCTS = 400;
@@ -120,5 +120,14 @@ describe("a refresh as time passes", () => {
     await expectReused(a);
     expect(await saleOf(a, roles.ends)).toBeUndefined();
     expect(await saleOf(a, roles.starts)).toBeUndefined();
+  });
+
+  it("maps again when the clock went back before the run that wrote the cache (a sale it saw running has not started)", async () => {
+    const later = await prepare(bench, base, START + HOUR);
+    expect(await saleOf(later, roles.starts)).toBe("1.50");
+    const { a } = await refreshPair(bench, later, START - HOUR, ids);
+    expect(await saleOf(a, roles.starts)).toBeUndefined();
+    expect(await saleOf(a, roles.ends)).toBe("1.60");
+    expect(await reuseOf(a)).toBeDefined();
   });
 });
