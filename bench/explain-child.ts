@@ -66,8 +66,8 @@ const hook =
           line = { product, outcomes: [] };
         },
         channel: (i: number): ChannelSink => ({
-          item: (offset, bytes, warnings, fallbacks) => void (line!.outcomes[i] = packOutcome({ kind: "item", offset, bytes, warnings, fallbacks })),
-          excluded: (reasons) => void (line!.outcomes[i] = packOutcome({ kind: "excluded", reasons })),
+          item: (offset, bytes, warnings, fallbacks, copy) => void (line!.outcomes[i] = packOutcome({ kind: "item", offset, bytes, warnings, fallbacks, ...copy })),
+          excluded: (reasons, reportBytes) => void (line!.outcomes[i] = packOutcome({ kind: "excluded", reasons, reportBytes })),
           failed: () => undefined,
         }),
         commit: async () => {
@@ -87,15 +87,15 @@ for (let i = 0; i < products; i++) {
   }
   const name = `${pick(WORDS)} ${pick(WORDS)} ${Math.floor(random() * 1000)} mg ${pick(WORDS)}`;
   const gtin = gtin13(i);
-  hook.product({ id: productId(i), codes: [gtin.padStart(14, "0")], gtin, cip13: undefined, names: { fr: name, nl: `${name} nl` }, brand: pick(BRANDS) });
+  hook.product({ id: productId(i), codes: [gtin.padStart(14, "0")], gtin, cip13: undefined, names: { fr: name, nl: `${name} nl` }, brand: pick(BRANDS) }, i, Infinity);
   // Like the sample run: about a third of the products left out of a channel, with one or two reasons.
   const excluded = random() < 0.35;
   const reasons = random() < 0.3 ? [{ code: "PRESCRIPTION" }, { code: "NO_IMAGE" }] : [{ code: "MISSING_DESCRIPTION" }];
   for (const [c, sink] of sinks.entries()) {
-    if (excluded) sink.excluded(reasons);
+    if (excluded) sink.excluded(reasons, 80);
     else {
       const bytes = 600 + Math.floor(random() * 900);
-      sink.item(offsets[c]!, bytes, random() < 0.05 ? [{ code: "TITLE_TRUNCATED" }] : [], c % 4 === 1 && random() < 0.2 ? { description: "fr" } : {});
+      sink.item(offsets[c]!, bytes, random() < 0.05 ? [{ code: "TITLE_TRUNCATED" }] : [], c % 4 === 1 && random() < 0.2 ? { description: "fr" } : {}, { warningBytes: 0, mask: [] });
       offsets[c]! += bytes + 1;
     }
   }

@@ -22,6 +22,7 @@ export interface GenerateArgs {
   force: boolean;
   workers?: number;
   source?: "full" | "delta" | "snapshot";
+  reuse: boolean;
   "log-format": LogFormat;
 }
 
@@ -39,6 +40,7 @@ export function generateOptions<T>(yargs: Argv<T>) {
       }),
     )
     .option("source", { choices: ["full", "delta", "snapshot"] as const, describe: "full: the whole catalogue; delta: changes since the snapshot; snapshot: no catalogue request (default: the config's source.sync.default)" })
+    .option("reuse", { type: "boolean", default: true, describe: "a refresh copies the rows of products that cannot have changed from the last run's files (--no-reuse: map every product)" })
     .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" });
 }
 
@@ -107,6 +109,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
           force: args.force,
           ...(args.workers === undefined ? {} : { workers: args.workers }),
           ...(args.source === undefined ? {} : { source: args.source }),
+          reuse: args.reuse,
           logger,
           tty: process.stderr.isTTY === true && args["log-format"] === "plain",
           signal,

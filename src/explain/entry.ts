@@ -20,15 +20,25 @@ export interface IndexProduct {
   brand: string | undefined;
 }
 
+/**
+ * What a refresh needs besides, to copy a product's lines instead of mapping it again
+ * (src/rowcache/): the bytes of its warnings report lines and the columns its row
+ * filled (ChannelMapper.lastMask), or the bytes of its exclusion report line.
+ */
+export interface ItemCopy {
+  warningBytes: number;
+  mask: readonly number[];
+}
+
 /** What one channel did with one product, before the main thread knows where its row lands in the file. */
 export type PartOutcome =
-  | { kind: "item"; bytes: number; warnings: readonly Reason<string>[]; fallbacks: Record<string, string> }
-  | { kind: "excluded"; reasons: readonly Reason<string>[] };
+  | ({ kind: "item"; bytes: number; warnings: readonly Reason<string>[]; fallbacks: Record<string, string> } & ItemCopy)
+  | { kind: "excluded"; reasons: readonly Reason<string>[]; reportBytes: number };
 
 /** The same with the row's place in the published file (byte offset and length, uncompressed). */
 export type ChannelOutcome =
-  | { kind: "item"; offset: number; bytes: number; warnings: readonly Reason<string>[]; fallbacks: Record<string, string> }
-  | { kind: "excluded"; reasons: readonly Reason<string>[] };
+  | ({ kind: "item"; offset: number; bytes: number; warnings: readonly Reason<string>[]; fallbacks: Record<string, string> } & ItemCopy)
+  | { kind: "excluded"; reasons: readonly Reason<string>[]; reportBytes: number };
 
 function firstString(value: unknown): string | undefined {
   if (typeof value === "string") return value.trim() || undefined;
@@ -71,10 +81,10 @@ export function packOutcome(outcome: ChannelOutcome | undefined): PackedOutcome 
   return packed;
 }
 
-const unpackReasons = (reasons: [string, string?][]): Reason<string>[] => reasons.map(([code, detail]) => (detail === undefined ? { code } : { code, detail }));
+export const unpackReasons = (reasons: [string, string?][]): Reason<string>[] => reasons.map(([code, detail]) => (detail === undefined ? { code } : { code, detail }));
 
 export function unpackOutcome(packed: PackedOutcome): ChannelOutcome | undefined {
   if (packed === null) return undefined;
-  if ("r" in packed) return { kind: "excluded", reasons: unpackReasons(packed.r) };
-  return { kind: "item", offset: packed.o, bytes: packed.l, warnings: unpackReasons(packed.w ?? []), fallbacks: packed.f ?? {} };
+  if ("r" in packed) return { kind: "excluded", reasons: unpackReasons(packed.r), reportBytes: 0 };
+  return { kind: "item", offset: packed.o, bytes: packed.l, warnings: unpackReasons(packed.w ?? []), fallbacks: packed.f ?? {}, warningBytes: 0, mask: [] };
 }

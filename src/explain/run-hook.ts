@@ -2,10 +2,10 @@
  * How a run feeds the explain index, with a few lines in run.ts, channel-run.ts
  * and shard/dispatch.ts:
  *
- *   dispatch ── product(entry) ─────────────┐  (catalogue order)
- *   ChannelRun i ── item/excluded/failed ────┼─> pending products ─> index rows, in order
- *                                            │   (a product is written once every channel said)
- *   run.ts ── commit(entries) / abort() ─────┘
+ *   dispatch ── product(entry) ... close(until) ┐  (catalogue order)
+ *   ChannelRun i ── item/excluded/failed ───────┼─> pending products ─> index rows, in order
+ *                                               │   (a product is written once every channel said)
+ *   run.ts ── commit(entries) / abort() ────────┘   ─> and to the row cache (src/rowcache/), if any
  *
  * Every channel sees the products in catalogue order, but a channel that processes
  * images says what it did only when the images are ready; so a product waits here
@@ -17,20 +17,30 @@ import { dirname } from "node:path";
 import type { Logger } from "../log.js";
 import type { ChannelEntry } from "../publish/manifest.js";
 import type { Reason } from "../mapping/reasons.js";
-import { type ChannelOutcome, type IndexProduct, packOutcome } from "./entry.js";
+import { type ChannelOutcome, type IndexProduct, type ItemCopy, packOutcome } from "./entry.js";
 import { explainFile, ExplainIndexWriter } from "./store.js";
 
 /** What a ChannelRun tells the index. */
 export interface ChannelSink {
-  item(offset: number, bytes: number, warnings: readonly Reason<string>[], fallbacks: Record<string, string>): void;
-  excluded(reasons: readonly Reason<string>[]): void;
+  item(offset: number, bytes: number, warnings: readonly Reason<string>[], fallbacks: Record<string, string>, copy: ItemCopy): void;
+  excluded(reasons: readonly Reason<string>[], reportBytes: number): void;
   failed(): void;
+}
+
+/** Who else hears of every product once every channel has spoken: the row cache's writer. */
+export interface ProductListener {
+  /** `recorded`: the product's entry as the last run recorded it, when its lines were copied (src/rowcache/reuse.ts). */
+  add(product: IndexProduct, ordinal: number, until: number, outcomes: readonly (ChannelOutcome | undefined)[], recorded?: string): void;
 }
 
 interface Pending {
   product: IndexProduct;
+  /** The product's line number in the run's source (0-based), and until when its rows stay right (mapping/clock.ts). */
+  ordinal: number;
+  until: number;
+  recorded: string | undefined;
   outcomes: (ChannelOutcome | undefined)[];
-  /** Channels still to speak. */
+  /** Channels still to speak, plus one until the product is closed (its horizon known). */
   waiting: number;
 }
 
@@ -41,6 +51,8 @@ export class ExplainHook {
   private readonly dead: boolean[];
   private base = 0;
   private failure: Error | undefined;
+  /** Told of every product too (the row cache's writer); a failure there is its own (logged, see listen()). */
+  private listener: ProductListener | undefined;
 
   private constructor(
     private readonly writer: ExplainIndexWriter,
@@ -64,18 +76,34 @@ export class ExplainHook {
     }
   }
 
-  /** The next product of the stream, before any channel speaks of it. */
-  product(product: IndexProduct): void {
-    let waiting = 0;
+  listen(listener: ProductListener): void {
+    this.listener = listener;
+  }
+
+  /**
+   * The next product of the stream, before any channel speaks of it: `ordinal`, its line in the
+   * source; `until`, its rows' horizon when known (a worker mapped it), else close() gives it.
+   */
+  product(product: IndexProduct, ordinal: number, until?: number, recorded?: string): void {
+    let waiting = until === undefined ? 1 : 0;
     for (const d of this.dead) if (!d) waiting++;
-    this.pending.push({ product, outcomes: new Array<ChannelOutcome | undefined>(this.channels), waiting });
+    this.pending.push({ product, ordinal, until: until ?? Infinity, recorded, outcomes: new Array<ChannelOutcome | undefined>(this.channels), waiting });
+    this.drain();
+  }
+
+  /** The last product given without a horizon has been mapped by every channel: this is its horizon. */
+  close(until: number): void {
+    const entry = this.pending.at(-1);
+    if (!entry) return;
+    entry.until = until;
+    entry.waiting--;
     this.drain();
   }
 
   channel(index: number): ChannelSink {
     return {
-      item: (offset, bytes, warnings, fallbacks) => this.speak(index, { kind: "item", offset, bytes, warnings, fallbacks }),
-      excluded: (reasons) => this.speak(index, { kind: "excluded", reasons }),
+      item: (offset, bytes, warnings, fallbacks, copy) => this.speak(index, { kind: "item", offset, bytes, warnings, fallbacks, ...copy }),
+      excluded: (reasons, reportBytes) => this.speak(index, { kind: "excluded", reasons, reportBytes }),
       failed: () => {
         if (this.dead[index]) return;
         this.dead[index] = true;
@@ -99,6 +127,7 @@ export class ExplainHook {
     while (this.pending.length > 0 && this.pending[0]!.waiting <= 0) {
       const entry = this.pending.shift()!;
       this.base++;
+      this.listener?.add(entry.product, entry.ordinal, entry.until, entry.outcomes, entry.recorded);
       if (this.failure) continue;
       try {
         this.writer.add(entry.product, entry.outcomes.map(packOutcome));

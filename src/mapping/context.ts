@@ -10,6 +10,7 @@ import type { Product } from "../catalogue/schemas/product.js";
 import type { ProductFacts } from "./facts.js";
 import type { PriceUnit } from "./money.js";
 import { OffersIndex, type SharedOffers } from "./offers-table.js";
+import { Clock } from "./clock.js";
 
 export interface CategoryNode {
   id: number;
@@ -34,8 +35,8 @@ export interface MappingContext {
   readonly brands: ReadonlyMap<number, BrandRecord>;
   /** Undefined when the run has no offers file: every product then uses catalogue data. */
   readonly offers: OffersIndex | undefined;
-  /** Unix seconds. */
-  readonly now: number;
+  /** The run's time (Unix seconds, `clock.now`); compare through `clock.reached()` only (see clock.ts). */
+  readonly clock: Clock;
   /** Unit of the catalogue's price fields: cents (the service's real unit) or euro (the spec's wording). */
   readonly priceUnit: PriceUnit;
   readonly memo: {
@@ -77,7 +78,7 @@ export function buildContext(input: ContextInput = {}): MappingContext {
     categories,
     brands,
     offers: input.offers === undefined || input.offers instanceof OffersIndex ? input.offers : OffersIndex.from(input.offers),
-    now,
+    clock: new Clock(now),
     priceUnit: input.priceUnit ?? "cents",
     memo: { ancestors: new Map(), paths: new Map(), last: { product: undefined, facts: undefined, html: new Map() } },
   };

@@ -9,8 +9,9 @@ import type { Product } from "../catalogue/schemas/product.js";
 import type { ProductFacts } from "./facts.js";
 import type { Reason } from "./reasons.js";
 import type { ChannelMapping } from "./settings.js";
+import type { Clock } from "./clock.js";
 
-export function eligibility(product: Product, facts: ProductFacts, settings: ChannelMapping["eligibility"], now: number): Reason[] {
+export function eligibility(product: Product, facts: ProductFacts, settings: ChannelMapping["eligibility"], clock: Clock): Reason[] {
   const reasons: Reason[] = [];
   if (product.deleted === true) reasons.push({ code: "DELETED" });
   switch (product.status) {
@@ -31,7 +32,7 @@ export function eligibility(product: Product, facts: ProductFacts, settings: Cha
       reasons.push({ code: "STATUS_UNKNOWN", detail: product.status });
   }
   const end = product.officialDeletionAt;
-  if (typeof end === "number" && Number.isFinite(end) && end <= now) {
+  if (typeof end === "number" && Number.isFinite(end) && clock.reached(end)) {
     reasons.push({ code: "OFFICIALLY_DELETED", detail: new Date(end * 1000).toISOString().slice(0, 10) });
   }
   if (facts.prescription && !settings.allowPrescription) reasons.push({ code: "PRESCRIPTION" });

@@ -66,7 +66,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   const s = ch.settings;
   const facts = productFacts(product, context);
   const offer = facts.offer;
-  const early = eligibility(product, facts, s.eligibility, context.now);
+  const early = eligibility(product, facts, s.eligibility, context.clock);
   if (context.offers !== undefined && offer === undefined && s.offers.whenMissing === "skip") early.push({ code: "NO_OFFER" });
   const availability = offer?.availability ?? "in_stock";
   if (availability === "out_of_stock" && s.offers.excludeOutOfStock) early.push({ code: "OUT_OF_STOCK" });
@@ -139,7 +139,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   else {
     state.priceCents = price.value.cents;
     warnings.push(...price.value.warnings);
-    const r = activeSale(facts, price.value.cents, context.now);
+    const r = activeSale(facts, price.value.cents, context.clock);
     sale = r.sale;
     if (r.warning !== undefined) warnings.push(r.warning);
     state.salePriceCents = sale?.cents;

@@ -155,6 +155,27 @@ export class OffersIndex {
     for (const key of gtinKeys) this.addGtin(Number(key), row);
   }
 
+  /**
+   * What mapping can use of the offer lookupOffer() finds for these keys, as a string ("" for
+   * none): a reused row stays right while this is unchanged (src/rowcache/). The row's line
+   * number is left out: no output shows it, and an offer that only moved keeps its rows.
+   */
+  fingerprint(productId: string, gtinKeys: Iterable<string>): string {
+    let row = -1;
+    const index = StringPool.from(this.d.ids).find(productId);
+    if (index >= 0) row = this.d.idRow[index]!;
+    else {
+      for (const key of gtinKeys) {
+        row = this.gtinRow(Number(key));
+        if (row >= 0) break;
+      }
+    }
+    if (row < 0) return "";
+    const d = this.d;
+    const link = d.link[row]! >= 0 ? StringPool.from(d.links).get(d.link[row]!) : "";
+    return `${d.price[row]}|${d.salePrice[row]}|${d.quantity[row]}|${d.saleFrom[row]}|${d.saleUntil[row]}|${d.availability[row]}|${d.link[row]! >= 0 ? "l" : "-"}${link}`;
+  }
+
   private offer(row: number): Offer {
     const d = this.d;
     const offer: Offer = { line: d.line[row]! };

@@ -11,6 +11,7 @@ import type { PriceUnit } from "./money.js";
 import { fail, type Reason, type Result, type WarningCode } from "./reasons.js";
 import type { PriceSource } from "./settings.js";
 import { addVat } from "./vat.js";
+import type { Clock } from "./clock.js";
 import { sourceToCents } from "./money.js";
 
 export interface ChosenPrice {
@@ -62,12 +63,13 @@ export interface Sale {
   until?: string;
 }
 
-/** The offer's sale, if it runs at `now` and is below `priceCents`. */
-export function activeSale(facts: ProductFacts, priceCents: number, now: number): { sale?: Sale; warning?: Reason<WarningCode> } {
+/** The offer's sale, if it runs at the clock's now and is below `priceCents`. */
+export function activeSale(facts: ProductFacts, priceCents: number, clock: Clock): { sale?: Sale; warning?: Reason<WarningCode> } {
   const offer = facts.offer;
   if (offer?.salePriceCents === undefined) return {};
-  if (offer.saleFrom !== undefined && offer.saleFrom > now) return {};
-  if (offer.saleUntil !== undefined && offer.saleUntil < now) return {};
+  if (offer.saleFrom !== undefined && !clock.reached(offer.saleFrom)) return {};
+  // Ended once now > saleUntil, i.e. from saleUntil + 1 on (whole seconds).
+  if (offer.saleUntil !== undefined && clock.reached(offer.saleUntil + 1)) return {};
   if (offer.salePriceCents >= priceCents) {
     return { warning: { code: "SALE_IGNORED", detail: String(offer.salePriceCents) } };
   }

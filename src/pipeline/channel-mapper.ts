@@ -18,6 +18,7 @@ import { rowStringifier } from "../writers/csv.js";
 import type { LoadedLayout, OutputFormat } from "../writers/layout.js";
 import { WRITERS } from "../writers/registry.js";
 import type { FeedMeta, FeedWriter } from "../writers/types.js";
+import type { EntryOutcome } from "../rowcache/file.js";
 
 /** A channel's counts; a sharded run adds up those of its workers. */
 export interface Tally {
@@ -28,7 +29,7 @@ export interface Tally {
   warnings: Record<string, number>;
   /** "field:locale" -> items that took that field from a fallback locale. */
   fallbacks: Record<string, number>;
-  /** Non-zero for each of the writer's columns some row filled (FeedWriter.filled); summed across workers. */
+  /** Per column of the writer (FeedWriter.columns), how many rows filled it; summed across workers. */
   filled: number[];
 }
 
@@ -43,6 +44,26 @@ function hasKeys(record: Record<string, string>): boolean {
 
 function bump(counts: Record<string, number>, key: string, by = 1): void {
   counts[key] = (counts[key] ?? 0) + by;
+}
+
+/** Adds a row's marks to the counts; returns them as a mask (see ChannelMapper.lastMask). */
+function countMarks(marks: readonly number[], counts: number[]): number[] {
+  const mask: number[] = [];
+  for (let i = 0; i < marks.length; i++) {
+    if (!marks[i]) continue;
+    counts[i] = (counts[i] ?? 0) + 1;
+    const w = (i / 31) | 0;
+    while (mask.length <= w) mask.push(0);
+    mask[w]! |= 1 << i % 31;
+  }
+  return mask;
+}
+
+/** Adds a reused row's mask to the counts. */
+export function addMask(mask: readonly number[], counts: number[]): void {
+  for (let w = 0; w < mask.length; w++) {
+    for (let bits = mask[w]!, i = 0; bits !== 0; bits >>>= 1, i++) if (bits & 1) counts[31 * w + i] = (counts[31 * w + i] ?? 0) + 1;
+  }
 }
 
 export function addTally(into: Tally, from: Tally): void {
@@ -81,6 +102,11 @@ export class ChannelMapper {
   readonly compiled: CompiledChannel;
   readonly writer: FeedWriter;
   tally: Tally = emptyTally();
+  /**
+   * The columns the last row filled, 31 per number (bit i of word w: column 31w + i); empty for a
+   * writer without columns. A reused row (src/rowcache/) adds these to the tally as if rendered.
+   */
+  lastMask: number[] = [];
   /** One csv-stringify instance per report: a run writes a line per excluded product per channel. */
   private readonly reportLine = rowStringifier({});
 
@@ -129,11 +155,27 @@ export class ChannelMapper {
     return exclusionLine(this.reportLine, who, reasons, this.compiled.settings);
   }
 
+  /** Counts a product whose row or report line a refresh copied (src/rowcache/) as exclusion() or row() counted it. */
+  countCopied(outcome: Exclude<EntryOutcome, null>): void {
+    if ("r" in outcome) {
+      const code = outcome.r[0]?.[0] ?? "MAPPING_ERROR";
+      bump(this.tally.excluded, code);
+      if (isDataQualityReason(code)) this.tally.rejected++;
+      return;
+    }
+    for (const [code] of outcome.w ?? []) bump(this.tally.warnings, code);
+    for (const field in outcome.f) bump(this.tally.fallbacks, `${field}:${outcome.f[field]}`);
+    if (outcome.m) addMask(outcome.m, this.tally.filled);
+    this.tally.items++;
+  }
+
   /** Counts an item; returns its row. */
   row(item: FeedItem, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>): string {
+    // The writer marks the cells this row fills in its live array, emptied first: this row's marks only.
+    const marks = this.writer.filled;
+    if (marks) marks.length = 0;
     const row = this.writer.row(item);
-    // The writer's live marks, carried by the tally (shard.ts sends and replaces the tally per batch).
-    if (this.writer.filled) this.tally.filled = this.writer.filled;
+    if (marks) this.lastMask = countMarks(marks, this.tally.filled);
     for (const warning of warnings) bump(this.tally.warnings, warning.code);
     for (const field in fallbacks) bump(this.tally.fallbacks, `${field}:${fallbacks[field]}`);
     this.tally.items++;

@@ -25,10 +25,13 @@ import type { FeedItem } from "../mapping/feed-item.js";
 import { applyImages } from "../images/apply.js";
 import { ImagePipeline, type ChannelImages, type ImageOutcome } from "../images/pipeline.js";
 import { OrderedQueue } from "../images/queue.js";
-import { addTally, ChannelMapper, type MappedForImages, type Tally } from "./channel-mapper.js";
+import { addTally, ChannelMapper, type MappedForImages, type MapperSpec, type Tally } from "./channel-mapper.js";
 import { checkSample, SAMPLE_ROWS } from "./sample-check.js";
 import type { PartOutcome } from "../explain/entry.js";
 import type { ChannelSink } from "../explain/run-hook.js";
+import type { EntryOutcome } from "../rowcache/file.js";
+import type { OldOutputs } from "../rowcache/old-outputs.js";
+import { unpackReasons } from "../explain/entry.js";
 
 /** A product of an image-processing channel, waiting in the FIFO for its images. */
 type PendingRow =
@@ -111,6 +114,12 @@ export class ChannelRun {
     }
   }
 
+  /** What maps and renders this channel's rows (as a worker thread gets it, see shard/). */
+  get spec(): MapperSpec {
+    const { name, mapping, layout, format } = this.channel;
+    return { name, mapping, layout, format, meta: this.meta };
+  }
+
   get failed(): Error | undefined {
     return this.failure;
   }
@@ -129,16 +138,48 @@ export class ChannelRun {
     try {
       if (this.processing) return this.addMapped(this.mapper.mapForImages(product, context, this.processing.channel.settings.maxAdditional));
       const outcome = this.mapper.map(product, context);
-      if (outcome.row === undefined) {
-        this.explain?.excluded(outcome.reasons);
-        return this.guard(this.report.addLine(outcome.report));
-      }
-      this.guard(this.warningsReport.addLine(outcome.warningLines));
-      return this.writeRow(outcome.row, outcome.warnings, outcome.fallbacks);
+      if (outcome.row === undefined) return this.excludedLine(outcome.reasons, outcome.report);
+      return this.itemLines(outcome.row, outcome.warnings, outcome.fallbacks, outcome.warningLines);
     } catch (error) {
       this.fail(error);
       return undefined;
     }
+  }
+
+  /**
+   * A product whose lines a refresh copies from the last run's files (src/rowcache/reuse.ts):
+   * written, counted and told to the explain index as if mapped again.
+   */
+  addCopied(outcome: Exclude<EntryOutcome, null>, old: OldOutputs): Promise<void> | undefined {
+    if (this.failure) return undefined;
+    try {
+      this.mapper.countCopied(outcome);
+      if ("r" in outcome) {
+        this.explain?.excluded(unpackReasons(outcome.r), outcome.rb);
+        return this.guard(this.report.addBytes(old.reportLine(outcome.rb)));
+      }
+      if (outcome.wb) this.guard(this.warningsReport.addBytes(old.warningLines(outcome.wb)));
+      const row = old.row(outcome.l);
+      if (this.sample.length < SAMPLE_ROWS) this.sample.push(row.toString("utf8"));
+      const offset = this.written + (this.rows > 0 ? this.separatorBytes : 0);
+      this.explain?.item(offset, outcome.l, unpackReasons(outcome.w ?? []), outcome.f ?? {}, { warningBytes: outcome.wb ?? 0, mask: outcome.m ?? [] });
+      this.written = offset + outcome.l;
+      if (this.rows++ > 0 && this.separatorBytes > 0) this.guard(this.out.write(this.mapper.writer.separator));
+      return this.guard(this.out.writeBytes(row));
+    } catch (error) {
+      this.fail(error);
+      return undefined;
+    }
+  }
+
+  /** What the row cache's trailer says of this channel's files (src/rowcache/file.ts), less their identities. */
+  get layoutOfFiles(): { separator: string; feedHeader: number; report: { file: string; header: number }; warnings: { file: string; header: number } } {
+    return {
+      separator: this.mapper.writer.separator,
+      feedHeader: Buffer.byteLength(this.header),
+      report: { file: this.report.file, header: this.report.headerBytes },
+      warnings: { file: this.warningsReport.file, header: this.warningsReport.headerBytes },
+    };
   }
 
   /** Writes a worker's share of a batch, in catalogue order. */
@@ -174,21 +215,29 @@ export class ChannelRun {
     let rows = this.rows;
     for (const outcome of outcomes) {
       if (outcome.kind === "excluded") {
-        sink.excluded(outcome.reasons);
+        sink.excluded(outcome.reasons, outcome.reportBytes);
         continue;
       }
       if (rows++ > 0) at += this.separatorBytes;
-      sink.item(at, outcome.bytes, outcome.warnings, outcome.fallbacks);
+      sink.item(at, outcome.bytes, outcome.warnings, outcome.fallbacks, outcome);
       at += outcome.bytes;
     }
   }
 
-  private writeRow(row: string, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>): Promise<void> | undefined {
+  /** An exclusion's report line (the explain index told). */
+  private excludedLine(reasons: readonly Reason[], line: string): Promise<void> | undefined {
+    this.explain?.excluded(reasons, Buffer.byteLength(line));
+    return this.guard(this.report.addLine(line));
+  }
+
+  /** An item's warnings report lines (maybe "") and row; the row's marks are the mapper's last. */
+  private itemLines(row: string, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>, warningLines: string): Promise<void> | undefined {
+    this.guard(this.warningsReport.addLine(warningLines));
     if (this.sample.length < SAMPLE_ROWS) this.sample.push(row);
     const { separator } = this.mapper.writer;
     const offset = this.written + (this.rows > 0 ? this.separatorBytes : 0);
     const bytes = Buffer.byteLength(row);
-    this.explain?.item(offset, bytes, warnings, fallbacks);
+    this.explain?.item(offset, bytes, warnings, fallbacks, { warningBytes: Buffer.byteLength(warningLines), mask: this.mapper.lastMask });
     this.written = offset + bytes;
     return this.guard(this.out.write(this.rows++ > 0 ? separator + row : row));
   }
@@ -214,18 +263,12 @@ export class ChannelRun {
     if (this.failure || this.aborted) return undefined;
     try {
       if (row.kind === "error") throw row.error;
-      if (row.kind === "excluded") {
-        this.explain?.excluded(row.reasons);
-        return this.guard(this.report.addLine(this.mapper.exclusion(row.who, row.reasons)));
-      }
+      if (row.kind === "excluded") return this.excludedLine(row.reasons, this.mapper.exclusion(row.who, row.reasons));
       const applied = applyImages(row.item, row.images, this.processing!.channel.settings.onError);
-      if (!applied.ok) {
-        this.explain?.excluded([applied.reason]);
-        return this.guard(this.report.addLine(this.mapper.exclusion(row.who, [applied.reason])));
-      }
+      if (!applied.ok) return this.excludedLine([applied.reason], this.mapper.exclusion(row.who, [applied.reason]));
       const warnings = [...row.warnings, ...applied.warnings];
-      this.guard(this.warningsReport.addLine(this.mapper.warningLines(row.who, warnings, row.fallbacks)));
-      return this.writeRow(this.mapper.row(applied.item, warnings, row.fallbacks), warnings, row.fallbacks);
+      const rendered = this.mapper.row(applied.item, warnings, row.fallbacks);
+      return this.itemLines(rendered, warnings, row.fallbacks, this.mapper.warningLines(row.who, warnings, row.fallbacks));
     } catch (error) {
       this.fail(error);
       return undefined;

@@ -49,6 +49,9 @@ import { ExplainHook } from "../explain/run-hook.js";
 import { RunSource, type SourceMode } from "../snapshot/run-source.js";
 import { STATE_DIR } from "../store/sqlite.js";
 import type { EventListener } from "../catalogue/stream/events.js";
+import type { Rejection } from "../catalogue/stream/line.js";
+import { RowsRecorder } from "../rowcache/record.js";
+import { planReuse, reuseRows } from "../rowcache/reuse.js";
 
 export interface GenerateOptions {
   config: LoadedConfig;
@@ -70,6 +73,8 @@ export interface GenerateOptions {
   shardMinProducts?: number;
   /** Where the products come from (snapshot/run-source.ts); default: the config's source.sync.default. */
   source?: SourceMode;
+  /** A refresh copies the rows of products that cannot have changed from the last run's files (src/rowcache/); false maps every product. Default true. */
+  reuse?: boolean;
 }
 
 /**
@@ -151,6 +156,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   const runs: ChannelRun[] = [];
   let images: ImagePipeline | undefined;
   let explain: ExplainHook | undefined;
+  let rows: RowsRecorder | undefined;
   let source: RunSource | undefined;
   const started = options.now ?? new Date();
   try {
@@ -214,19 +220,36 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
 
     explain = await ExplainHook.open(outputDir, runs.length, logger, options.dryRun ?? false);
     runs.forEach((run, i) => (run.explain = explain?.channel(i)));
+    // What this run does with every product, for the next refresh to copy (none on a dry run: explain is off).
+    rows = explain ? RowsRecorder.open(outputDir, context, logger) : undefined;
+    if (rows) explain?.listen(rows);
     const stream = await source.open(reference);
-    const { delta, ...used } = source.report;
+    const generation = source.generation;
+    const { delta, reuse: _, ...used } = source.report;
     logger.info("source", { ...used, ...delta });
     const progress = createProgress({ label: "generate", tty: options.tty ?? false, logger });
     let received = 0;
+    const onProducts = (count: number) => progress.update((received = count), stream.total);
+    const reject = (rejection: Rejection) => {
+      rows?.reject(rejection);
+      stream.reject(rejection);
+    };
     const streamStarted = performance.now();
-    const workers = await dispatch(stream, runs, context, {
-      workers: options.workers ?? workersFor(thisMachine(), logger),
-      // Workers asked for explicitly are used whatever the catalogue's size.
-      minProducts: options.shardMinProducts ?? (options.workers === undefined ? SHARD_MIN_PRODUCTS : 0),
-      onProducts: (count) => progress.update((received = count), stream.total),
-      ...(explain ? { explain } : {}),
-    });
+    const plan =
+      options.reuse === false ? { reason: "--no-reuse" } : !explain ? { reason: "a dry run maps every product" } : await planReuse({ outputDir, runs, context, snapshot: source.readSnapshot });
+    let workers = 0;
+    if ("reader" in plan) {
+      source.report.reuse = await reuseRows({ reader: plan.reader, snapshot: source.readSnapshot!, outputDir, runs, context, explain, onProducts, reject });
+    } else {
+      workers = await dispatch({ lines: () => stream.lines(), reject }, runs, context, {
+        workers: options.workers ?? workersFor(thisMachine(), logger),
+        // Workers asked for explicitly are used whatever the catalogue's size.
+        minProducts: options.shardMinProducts ?? (options.workers === undefined ? SHARD_MIN_PRODUCTS : 0),
+        onProducts,
+        ...(explain ? { explain } : {}),
+      });
+      source.report.reuse = { reused: 0, mapped: received, reason: plan.reason };
+    }
     progress.done();
     await source.finish();
     const seconds = (performance.now() - streamStarted) / 1000;
@@ -236,6 +259,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       seconds: Math.round(seconds * 10) / 10,
       perSecond: Math.round(received / Math.max(seconds, 1e-3)),
       workers,
+      ...source.report.reuse,
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     });
 
@@ -275,7 +299,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         retries: stats.retries,
         resumes: stats.resumes,
       },
-      sync: { ...source.report, ...(source.report.delta ? { delta: { ...source.report.delta } } : {}) },
+      sync: { ...source.report, ...(source.report.delta ? { delta: { ...source.report.delta } } : {}), ...(source.report.reuse ? { reuse: { ...source.report.reuse } } : {}) },
       ...(offers ? { offers: { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount } } : {}),
       // Every row has drained by now, so the counts are final (only pruning comes after).
       ...(images ? { images: { ...images.stats } } : {}),
@@ -288,10 +312,12 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       await journal?.remove();
     }
     await explain?.commit(manifest.startedAt, entries);
+    await rows?.commit({ outputDir, runs, entries, context, generation });
     if (images) await finishImages(images, logger);
     return { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images: images.stats } : {}) };
   } catch (error) {
     await Promise.all([...runs.map((run) => run.abort()), explain?.abort()]);
+    rows?.abort();
     await source?.abort();
     // Files this run stored stay indexed (and so prunable), whatever else failed.
     if (images) await finishImages(images, logger);

@@ -55,11 +55,17 @@ export function warningLines(
 
 export class ExclusionReport {
   private readonly out: AtomicOutput;
+  readonly file: string;
+  /** The header line's bytes: the products' lines follow, in catalogue order (a refresh copies them, see src/rowcache/). */
+  readonly headerBytes: number;
 
   /** The lines come from exclusionLine() or warningLines(), in the thread that mapped the products (pipeline/channel-mapper.ts). */
   constructor(file: string, columns: readonly string[] = REPORT_COLUMNS) {
+    this.file = file;
     this.out = new AtomicOutput(file);
-    this.out.write(rowStringifier({})([...columns]));
+    const header = rowStringifier({})([...columns]);
+    this.headerBytes = Buffer.byteLength(header);
+    this.out.write(header);
   }
 
   /** A line made by exclusionLine(). */

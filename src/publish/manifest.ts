@@ -92,6 +92,8 @@ export const Manifest = z.object({
       syncedAt: z.string(),
       ageSeconds: z.number().int().min(0),
       delta: Counts.optional(),
+      /** Products whose lines were copied from the last run's files (src/rowcache/) or mapped; `reason`: why none were copied. */
+      reuse: z.object({ reused: z.number().int().min(0), mapped: z.number().int().min(0), reason: z.string().optional() }).optional(),
     })
     .optional(),
   /** What the image pipeline did (requested, cacheHits, downloads, conversions, failed, ...), when a channel processes images. */

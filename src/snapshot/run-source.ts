@@ -38,6 +38,8 @@ export interface SourceReport {
   ageSeconds: number;
   /** A delta's counts. */
   delta?: MergeCounts;
+  /** Products copied from the last run's files or mapped (src/rowcache/); run.ts fills it in. */
+  reuse?: { reused: number; mapped: number; reason?: string };
 }
 
 export interface SourceOptions {
@@ -110,6 +112,19 @@ export class RunSource {
    * snapshot). A delta is requested and merged here; one too large gives way
    * to a full read.
    */
+  /**
+   * The snapshot whose lines the run maps, in their order (open() decides it): the one read, the
+   * merged one, or the one a full read writes; undefined without (a dry run's full read).
+   */
+  get generation(): string | undefined {
+    return this.writer?.generation ?? this.snapshot?.info.generation;
+  }
+
+  /** The snapshot a refresh reads, for random access to its lines (src/rowcache/). */
+  get readSnapshot(): Snapshot | undefined {
+    return this.report.used === "snapshot" ? this.snapshot : undefined;
+  }
+
   async open(reference: Reference): Promise<LineSource> {
     const { options } = this;
     if (this.report.used === "snapshot") return snapshotLines(this.snapshot as Snapshot, options.onEvent);

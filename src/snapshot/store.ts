@@ -15,6 +15,7 @@
  * that a run uses. Memory stays flat: one block in memory, SQLite's page cache
  * bounded.
  */
+import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { deflateRawSync, inflateRawSync, constants } from "node:zlib";
@@ -43,6 +44,12 @@ export interface SnapshotInfo {
   via: "full" | "delta";
   /** Lines stored. */
   records: number;
+  /**
+   * A random id given to each snapshot written (absent from snapshots of older versions): a
+   * run that records what it did with "line n of generation g" may be replayed against exactly
+   * that snapshot (src/rowcache/).
+   */
+  generation?: string;
 }
 
 export interface Reference {
@@ -59,7 +66,11 @@ export class SnapshotWriter {
   private readonly insert;
   private inTransaction = false;
 
-  private constructor(private readonly store: StoreBuilder) {
+  private constructor(
+    private readonly store: StoreBuilder,
+    /** SnapshotInfo.generation of the snapshot being written. */
+    readonly generation: string,
+  ) {
     const { db } = store;
     db.exec("CREATE TABLE blocks (seq INTEGER PRIMARY KEY, count INTEGER NOT NULL, data BLOB NOT NULL)");
     db.exec("CREATE TABLE info (name TEXT PRIMARY KEY, json TEXT NOT NULL)");
@@ -67,9 +78,10 @@ export class SnapshotWriter {
   }
 
   /** A new snapshot beside `file`; the previous one stays until commit(). */
-  static async create(file: string, info: Omit<SnapshotInfo, "records">): Promise<SnapshotWriter> {
+  static async create(file: string, info: Omit<SnapshotInfo, "records" | "generation">): Promise<SnapshotWriter> {
     await mkdir(dirname(file), { recursive: true });
-    return new SnapshotWriter(await buildStore(file, SNAPSHOT, { syncedAt: info.syncedAt, filter: info.filter, sorting: info.sorting, via: info.via }));
+    const generation = randomUUID();
+    return new SnapshotWriter(await buildStore(file, SNAPSHOT, { syncedAt: info.syncedAt, filter: info.filter, sorting: info.sorting, via: info.via, generation }), generation);
   }
 
   /** One stream line, without its newline (copied: the caller's buffer may be reused). */
@@ -133,11 +145,50 @@ export interface Snapshot {
   readonly reference: Reference;
   /** Every stored line (no newline), in stream order; each buffer is valid until the next. */
   lines(): Generator<Buffer>;
+  /** Line `n` (0-based, in stream order), or undefined past the end; valid until the next call. Fast in increasing order. */
+  line(n: number): Buffer | undefined;
   close(): void;
 }
 
 function readReference(db: Db, name: string): string | undefined {
   return (db.prepare("SELECT json FROM info WHERE name = ?").get(name) as { json: string } | undefined)?.json;
+}
+
+/** Random access to lines: the blocks' first line numbers (read once), the last block inflated kept. */
+function lineReader(db: Db): (n: number) => Buffer | undefined {
+  let firsts: { seq: number; first: number }[] | undefined;
+  let current: { seq: number; first: number; bytes: Buffer; starts: number[] } | undefined;
+  const block = db.prepare("SELECT data FROM blocks WHERE seq = ?");
+  return (n) => {
+    if (!firsts) {
+      firsts = [];
+      let first = 0;
+      for (const row of db.prepare("SELECT seq, count FROM blocks ORDER BY seq").iterate() as Iterable<{ seq: number; count: number }>) {
+        firsts.push({ seq: row.seq, first });
+        first += row.count;
+      }
+    }
+    if (!current || n < current.first || n >= current.first + current.starts.length - 1) {
+      let lo = 0;
+      let hi = firsts.length - 1;
+      if (hi < 0 || n < 0) return undefined;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (firsts[mid]!.first <= n) lo = mid;
+        else hi = mid - 1;
+      }
+      const at = firsts[lo]!;
+      const row = block.get(at.seq) as { data: Buffer } | undefined;
+      if (!row) return undefined;
+      const bytes = inflateRawSync(row.data);
+      const starts = [0];
+      for (let end = bytes.indexOf(0x0a); end !== -1; end = bytes.indexOf(0x0a, end + 1)) starts.push(end + 1);
+      current = { seq: at.seq, first: at.first, bytes, starts };
+      if (n >= current.first + starts.length - 1) return undefined;
+    }
+    const k = n - current.first;
+    return current.bytes.subarray(current.starts[k]!, current.starts[k + 1]! - 1);
+  };
 }
 
 /**
@@ -155,7 +206,7 @@ export function openSnapshot(file: string): Snapshot | undefined {
     if (meta.syncedAt === undefined || !Number.isInteger(records) || categories === undefined || brands === undefined) {
       throw new PharmafeedError("STORE_INVALID", `${file}: an incomplete snapshot (no sync time, record count or reference lists)`, { context: { file } });
     }
-    const info: SnapshotInfo = { syncedAt: meta.syncedAt, filter: meta.filter ?? "", sorting: meta.sorting ?? "", via: meta.via === "delta" ? "delta" : "full", records };
+    const info: SnapshotInfo = { syncedAt: meta.syncedAt, filter: meta.filter ?? "", sorting: meta.sorting ?? "", via: meta.via === "delta" ? "delta" : "full", records, ...(meta.generation ? { generation: meta.generation } : {}) };
     const reference: Reference = { categories: JSON.parse(categories) as unknown[], brands: JSON.parse(brands) as unknown[] };
     return {
       file,
@@ -171,6 +222,7 @@ export function openSnapshot(file: string): Snapshot | undefined {
           }
         }
       },
+      line: lineReader(db),
       close: () => db.close(),
     };
   } catch (error) {

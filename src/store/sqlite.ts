@@ -14,8 +14,8 @@
  * that a later run renamed over would be applied to the wrong file). A new version of a
  * store is built from the old one (ATTACH and INSERT ... SELECT copy unchanged rows in C).
  */
-import { existsSync, openSync, fsyncSync, closeSync } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { closeSync, constants, existsSync, fsyncSync, openSync } from "node:fs";
+import { copyFile, rename, rm } from "node:fs/promises";
 import Database from "better-sqlite3";
 import { PharmafeedError } from "../errors.js";
 import { temporaryPath } from "../publish/atomic-output.js";
@@ -97,12 +97,15 @@ function fsyncFile(file: string): void {
  * Starts a new version of `file` in a temporary file beside it. Nothing is journaled
  * (the temporary is thrown away on failure), so writes cost only the pages.
  */
-export async function buildStore(file: string, kind: StoreKind, meta: Record<string, string> = {}): Promise<StoreBuilder> {
+export async function buildStore(file: string, kind: StoreKind, meta: Record<string, string> = {}, options: { copyOf?: string } = {}): Promise<StoreBuilder> {
   const tmp = temporaryPath(file);
   await rm(tmp, { force: true });
   let db: Db;
+  let opened: Db | undefined;
   try {
-    db = new Database(tmp);
+    // A new version that starts as a copy of a store (explain/store.ts: a refresh keeps its products).
+    if (options.copyOf !== undefined) await copyFile(options.copyOf, tmp, constants.COPYFILE_EXCL);
+    db = opened = new Database(tmp);
     // The rollback journal stays in memory: the temporary is thrown away on failure, so
     // no journal file is needed, and none may appear beside the published files. (OFF
     // would be cheaper but is refused in better-sqlite3's defensive mode: it silently
@@ -111,12 +114,16 @@ export async function buildStore(file: string, kind: StoreKind, meta: Record<str
     if (mode !== "memory") throw new Error(`journal_mode stayed ${String(mode)}`);
     db.pragma("synchronous = OFF");
     db.pragma(`cache_size = -${CACHE_KIB}`);
-    db.exec(`CREATE TABLE ${META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-    const put = db.prepare(`INSERT INTO ${META} (key, value) VALUES (?, ?)`);
+    if (options.copyOf !== undefined) {
+      const found = kindOf(db);
+      if (found?.name !== kind.name || found.version !== kind.version) throw new Error(`${options.copyOf} is not a ${kind.name} store of format version ${kind.version}`);
+    } else db.exec(`CREATE TABLE ${META} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    const put = db.prepare(`INSERT OR REPLACE INTO ${META} (key, value) VALUES (?, ?)`);
     for (const [key, value] of Object.entries({ ...meta, kind: kind.name, version: String(kind.version), createdAt: new Date().toISOString() })) {
       put.run(key, value);
     }
   } catch (cause) {
+    if (opened?.open) opened.close();
     await rm(tmp, { force: true });
     throw new PharmafeedError("WRITE_FAILED", `cannot create ${tmp}: ${(cause as Error).message}`, { cause, context: { file: tmp } });
   }

@@ -1,3 +1,4 @@
+import { Clock } from "../../src/mapping/clock.js";
 import { describe, expect, it } from "vitest";
 import { ancestors, categoryPath, googleCategory } from "../../src/mapping/categories.js";
 import { buildContext } from "../../src/mapping/context.js";
@@ -71,7 +72,7 @@ describe("eligibility", () => {
   const settings = EligibilitySettings.parse({});
   const check = (overrides: Record<string, unknown>, s = settings) => {
     const p = product(overrides);
-    return eligibility(p, computeFacts(p, context()), s, NOW).map((r) => (r.detail === undefined ? r.code : `${r.code}:${r.detail}`));
+    return eligibility(p, computeFacts(p, context()), s, new Clock(NOW)).map((r) => (r.detail === undefined ? r.code : `${r.code}:${r.detail}`));
   };
   it.each<[Record<string, unknown>, string[]]>([
     [{}, []],

@@ -1,3 +1,4 @@
+import { Clock } from "../../src/mapping/clock.js";
 import { describe, expect, it } from "vitest";
 import { computeFacts } from "../../src/mapping/facts.js";
 import { parseOffers } from "../../src/mapping/offers-parse.js";
@@ -68,17 +69,17 @@ describe("activeSale", () => {
     return computeFacts(product(), context({ offers }));
   };
   it("applies a running sale with its dates", () => {
-    expect(activeSale(facts("12,99;9,99;2025-05-01;2025-06-30"), 1299, NOW)).toEqual({
+    expect(activeSale(facts("12,99;9,99;2025-05-01;2025-06-30"), 1299, new Clock(NOW))).toEqual({
       sale: { cents: 999, from: "2025-05-01T00:00:00Z", until: "2025-06-30T23:59:59Z" },
     });
-    expect(activeSale(facts("12,99;9,99;;"), 1299, NOW)).toEqual({ sale: { cents: 999 } });
+    expect(activeSale(facts("12,99;9,99;;"), 1299, new Clock(NOW))).toEqual({ sale: { cents: 999 } });
   });
   it("ignores a sale that has not started or is over", () => {
-    expect(activeSale(facts("12,99;9,99;2025-06-02;"), 1299, NOW)).toEqual({});
-    expect(activeSale(facts("12,99;9,99;;2025-05-31"), 1299, NOW)).toEqual({});
-    expect(activeSale(facts("12,99;9,99;;2025-06-01"), 1299, NOW)).toMatchObject({ sale: { cents: 999 } });
+    expect(activeSale(facts("12,99;9,99;2025-06-02;"), 1299, new Clock(NOW))).toEqual({});
+    expect(activeSale(facts("12,99;9,99;;2025-05-31"), 1299, new Clock(NOW))).toEqual({});
+    expect(activeSale(facts("12,99;9,99;;2025-06-01"), 1299, new Clock(NOW))).toMatchObject({ sale: { cents: 999 } });
   });
   it("a sale price not below the price is ignored with a warning", () => {
-    expect(activeSale(facts("12,99;12,99;;"), 1299, NOW)).toEqual({ warning: { code: "SALE_IGNORED", detail: "1299" } });
+    expect(activeSale(facts("12,99;12,99;;"), 1299, new Clock(NOW))).toEqual({ warning: { code: "SALE_IGNORED", detail: "1299" } });
   });
 });

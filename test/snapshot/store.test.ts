@@ -33,12 +33,27 @@ describe("snapshot store", () => {
   it("gives back every line in order, with its sync time, filter and reference lists", async () => {
     const lines = await writeSnapshot(3000);
     const snapshot = openSnapshot(file)!;
-    expect(snapshot.info).toEqual({ syncedAt: "2026-01-01T00:00:00.000Z", filter: '{"status":"active"}', sorting: '{"id":"ASC"}', via: "full", records: 3000 });
+    expect(snapshot.info).toEqual({ syncedAt: "2026-01-01T00:00:00.000Z", filter: '{"status":"active"}', sorting: '{"id":"ASC"}', via: "full", records: 3000, generation: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(snapshot.reference).toEqual({ categories: [{ id: 1, name: { fr: "Cat" } }], brands: [{ id: 2, name: "B" }] });
     const read = [...snapshot.lines()].map((b) => Buffer.from(b));
     snapshot.close();
     expect(read.length).toBe(3000);
     expect(read.every((b, k) => b.equals(lines[k]!))).toBe(true);
+  });
+
+  it("gives any line by its number (a refresh reads the lines of changed products only), and a new generation per snapshot", async () => {
+    const lines = await writeSnapshot(3000);
+    const snapshot = openSnapshot(file)!;
+    for (const n of [0, 1, 17, 18, 1499, 2998, 2999, 5, 2999]) expect(Buffer.from(snapshot.line(n)!).equals(lines[n]!)).toBe(true);
+    expect(snapshot.line(3000)).toBeUndefined();
+    expect(snapshot.line(-1)).toBeUndefined();
+    const first = snapshot.info.generation;
+    snapshot.close();
+    await writeSnapshot(10);
+    const next = openSnapshot(file)!;
+    expect(next.info.generation).toBeDefined();
+    expect(next.info.generation).not.toBe(first);
+    next.close();
   });
 
   it("keeps the previous snapshot whole when the writer is killed with SIGKILL mid-way", async () => {

@@ -8,6 +8,7 @@
 import type { RawLine } from "../../catalogue/stream/record-stream.js";
 import type { LineSource } from "../../snapshot/lines.js";
 import type { MappingContext } from "../../mapping/context.js";
+import type { Product } from "../../catalogue/schemas/product.js";
 import type { ChannelRun } from "../channel-run.js";
 import { ShardPool } from "./pool.js";
 import type { BatchResult, LineRef, ShardInit } from "./protocol.js";
@@ -23,14 +24,14 @@ class BatchBuilder {
   private used = 0;
   lines: LineRef[] = [];
 
-  add(line: RawLine): void {
+  add(line: RawLine, ordinal: number): void {
     if (this.used + line.bytes.length > this.bytes.length) {
       const bigger = Buffer.allocUnsafeSlow(Math.max(this.used + line.bytes.length, this.bytes.length * 2));
       this.bytes.copy(bigger, 0, 0, this.used);
       this.bytes = bigger;
     }
     this.used += line.bytes.copy(this.bytes, this.used);
-    this.lines.push({ end: this.used, line: line.line, index: line.index });
+    this.lines.push({ end: this.used, line: line.line, index: line.index, ordinal });
   }
 
   /** The batch so far; the builder starts a new one. */
@@ -50,8 +51,8 @@ export interface DispatchOptions {
   minProducts: number;
   /** Valid products handed to the channels so far (progress). */
   onProducts(count: number): void;
-  /** The explain index: told of every valid product before the channels map it. */
-  explain?: { product(entry: IndexProduct): void };
+  /** The explain index: told of every valid product before the channels map it (its line among the source's, and its rows' horizon when known), closed after. */
+  explain?: { product(entry: IndexProduct, ordinal: number, until?: number, recorded?: string): void; close(until: number): void };
 }
 
 /** The offers travel as SharedArrayBuffers: every worker reads the main thread's index, none gets a copy. */
@@ -59,12 +60,22 @@ function shardInit(runs: ChannelRun[], context: MappingContext, explain: boolean
   return {
     explain,
     channels: runs.map((run) => {
-      const { name, mapping, layout, format } = run.channel;
       const max = run.imagesMaxAdditional;
-      return { name, mapping, layout, format, meta: run.meta, ...(max === undefined ? {} : { imagesMaxAdditional: max }) };
+      return { ...run.spec, ...(max === undefined ? {} : { imagesMaxAdditional: max }) };
     }),
-    context: { categories: [...context.categories.values()], brands: [...context.brands.values()], offers: context.offers?.share(), now: context.now, priceUnit: context.priceUnit },
+    context: { categories: [...context.categories.values()], brands: [...context.brands.values()], offers: context.offers?.share(), now: context.clock.now, priceUnit: context.priceUnit },
   };
+}
+
+/** One product into every channel, in this thread, the explain index told before and closed with the rows' horizon after. */
+export async function mapInThread(product: Product, ordinal: number, runs: readonly ChannelRun[], context: MappingContext, explain: DispatchOptions["explain"]): Promise<void> {
+  explain?.product(indexProduct(product), ordinal);
+  context.clock.reset();
+  for (const run of runs) {
+    const pending = run.add(product, context);
+    if (pending) await pending;
+  }
+  explain?.close(context.clock.horizon);
 }
 
 /** Returns how many worker threads mapped the products (0: this thread did). */
@@ -75,20 +86,18 @@ export async function dispatch(stream: Pick<LineSource, "lines" | "reject">, run
   const batch = new BatchBuilder();
   const apply = async (result: BatchResult): Promise<void> => {
     for (const rejection of result.rejections) stream.reject(rejection);
-    for (const entry of result.index ?? []) options.explain?.product(entry);
+    result.index?.forEach((entry, k) => options.explain?.product(entry, result.ordinals![k]!, result.until![k]!));
     await Promise.all(result.parts.map((part, i) => runs[i]!.addPart(part)));
     options.onProducts((received += result.products));
   };
-  const inThread = async (line: RawLine): Promise<void> => {
+  const inThread = async (line: RawLine, ordinal: number): Promise<void> => {
     const parsed = parseLine(line.bytes.toString("utf8"), line.line, line.index);
     if (!parsed.ok) return stream.reject(parsed.rejection);
-    options.explain?.product(indexProduct(parsed.product));
-    for (const run of runs) {
-      const pending = run.add(parsed.product, context);
-      if (pending) await pending;
-    }
+    await mapInThread(parsed.product, ordinal, runs, context, options.explain);
     options.onProducts(++received);
   };
+  // The lines' places among the source's lines: line n of a snapshot, whatever the source's meta.index says.
+  let ordinal = 0;
   try {
     for await (const line of stream.lines()) {
       if (local === undefined) {
@@ -96,10 +105,10 @@ export async function dispatch(stream: Pick<LineSource, "lines" | "reject">, run
         if (!local) pool = new ShardPool(shardInit(runs, context, options.explain !== undefined), options.workers, apply);
       }
       if (!pool) {
-        await inThread(line);
+        await inThread(line, ordinal++);
         continue;
       }
-      batch.add(line);
+      batch.add(line, ordinal++);
       if (batch.lines.length === BATCH_LINES) await pool.submit(batch.take());
     }
     if (pool && batch.lines.length > 0) await pool.submit(batch.take());

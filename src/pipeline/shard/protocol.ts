@@ -23,11 +23,12 @@ export interface ShardInit {
   explain?: boolean;
 }
 
-/** A stream line of a batch: where its bytes end in the batch's `bytes`, its line number in the body, its meta.index. */
+/** A stream line of a batch: where its bytes end in the batch's `bytes`, its line number in the body, its meta.index, its place among the source's lines. */
 export interface LineRef {
   end: number;
   line: number;
   index: number;
+  ordinal: number;
 }
 
 export interface BatchRequest {
@@ -47,6 +48,9 @@ export interface BatchResult {
   parts: ChannelPart[];
   /** The batch's valid products, for the explain index (when ShardInit.explain). */
   index?: IndexProduct[];
+  /** Per product of `index`: its line among the source's lines, and until when its rows stay right (mapping/clock.ts). */
+  ordinals?: number[];
+  until?: number[];
 }
 
 /** A worker that could not start or handle a batch says so once, then stops. */

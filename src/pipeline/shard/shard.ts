@@ -85,6 +85,8 @@ export class Shard {
     const mapped = this.channels.map((c) => (c.imagesMaxAdditional === undefined ? undefined : ([] as MappedForImages[])));
     for (const channel of this.channels) channel.mapper.tally = emptyTally();
     const index: IndexProduct[] | undefined = this.explain ? [] : undefined;
+    const ordinals: number[] = [];
+    const until: number[] = [];
     const explains = this.channels.map((): PartOutcome[] => []);
     let products = 0;
     const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
@@ -99,6 +101,7 @@ export class Shard {
       }
       products++;
       index?.push(indexProduct(parsed.product));
+      this.context.clock.reset();
       for (let i = 0; i < this.channels.length; i++) {
         const channel = this.channels[i]!;
         if (channel.failed !== undefined) continue;
@@ -108,7 +111,13 @@ export class Shard {
             continue;
           }
           const outcome = channel.mapper.map(parsed.product, this.context);
-          if (index) explains[i]!.push(outcome.row === undefined ? { kind: "excluded", reasons: outcome.reasons } : { kind: "item", bytes: Buffer.byteLength(outcome.row), warnings: outcome.warnings, fallbacks: outcome.fallbacks });
+          if (index) {
+            explains[i]!.push(
+              outcome.row === undefined
+                ? { kind: "excluded", reasons: outcome.reasons, reportBytes: Buffer.byteLength(outcome.report) }
+                : { kind: "item", bytes: Buffer.byteLength(outcome.row), warnings: outcome.warnings, fallbacks: outcome.fallbacks, warningBytes: Buffer.byteLength(outcome.warningLines), mask: channel.mapper.lastMask },
+            );
+          }
           if (outcome.row === undefined) channel.report.write(outcome.report);
           else {
             if (outcome.warningLines !== "") channel.warnings.write(outcome.warningLines);
@@ -122,6 +131,10 @@ export class Shard {
         } catch (error) {
           channel.failed = error instanceof Error ? error.message : String(error);
         }
+      }
+      if (index) {
+        ordinals.push(ref.ordinal);
+        until.push(this.context.clock.horizon);
       }
     }
     const transfer: ArrayBuffer[] = [];
@@ -143,6 +156,6 @@ export class Shard {
       else if (index) part.explain = explains[i]!;
       return part;
     });
-    return { result: { seq: request.seq, products, rejections, parts, ...(index ? { index } : {}) }, transfer };
+    return { result: { seq: request.seq, products, rejections, parts, ...(index ? { index, ordinals, until } : {}) }, transfer };
   }
 }

@@ -1,0 +1,228 @@
+/**
+ * output/state/rows.ndjson: what the last run did with every product, in the order of
+ * its source's lines, for the next refresh to copy instead of map (reuse.ts). One JSON
+ * line per product, then one trailer line that says what the lines are valid for
+ * (code, snapshot, reference lists, channels and their published files).
+ *
+ *   run ── ExplainHook ── add(product, outcomes) ─> .rows.ndjson.tmp-<pid> ── commit(trailer) ─> rename
+ *
+ * Plain lines, written and read in one sequential pass with flat memory: a refresh
+ * reads every entry in order, so an indexed store would buy nothing (the snapshot and
+ * the explain index are SQLite because they are read by key). Without a trailer (a
+ * run killed while writing, a truncated copy) the file is not used.
+ */
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { temporaryPath } from "../publish/atomic-output.js";
+import { STATE_DIR } from "../store/sqlite.js";
+import type { ChannelOutcome, IndexProduct } from "../explain/entry.js";
+import type { Rejection } from "../catalogue/stream/line.js";
+
+/** Raised whenever the lines or the trailer change meaning: an older file is not used. */
+export const ROWS_VERSION = 1;
+export const ROWS_FILE = "rows.ndjson";
+
+export function rowsPath(outputDir: string): string {
+  return join(outputDir, STATE_DIR, ROWS_FILE);
+}
+
+/** A file as it was when the run that wrote it had published it: any other file at that name is not it. */
+export interface FileIdentity {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+/** One output of a channel (feed, exclusion report, warnings report): where its lines start. */
+export interface OutputFile {
+  file: string;
+  /** Bytes before the first row or line. */
+  header: number;
+  identity: FileIdentity;
+}
+
+export interface TrailerChannel {
+  name: string;
+  /** channelFingerprint(): settings, layout, format, gzip. */
+  fingerprint: string;
+  /** Rows can be copied: not image-processed (those rows depend on the image pipeline). */
+  copyable: boolean;
+  /** Between two rows. */
+  separator: string;
+  /** The channel's files as published by that run; absent when it published none (gate, failure). */
+  outputs?: { feed: OutputFile; report: OutputFile; warnings: OutputFile };
+}
+
+export interface Trailer {
+  rowcache: number;
+  code: string;
+  /** The snapshot generation whose line numbers the entries give (snapshot/store.ts); absent: the source was not a snapshot kept. */
+  snapshot?: string;
+  /** The run's clock (Unix seconds): the entries' horizons were reckoned from it. */
+  now: number;
+  reference: string;
+  /** Whether the run had an offers file (the entries' offer fingerprints mean something). */
+  offers: boolean;
+  products: number;
+  channels: TrailerChannel[];
+  /** The lines of the source refused as records, replayed by a refresh that reads none. */
+  rejections: Rejection[];
+}
+
+/** What a channel did with a product, as a refresh copies it. */
+export type EntryOutcome =
+  | { l: number; wb?: number; m?: number[]; w?: [string, string?][]; f?: Record<string, string> }
+  | { r: [string, string?][]; rb: number }
+  | null;
+
+export interface Entry {
+  /** The product as the explain index keeps it (id, codes, names, brand). */
+  p: IndexProduct;
+  /** Its line among the source's (0-based). */
+  n: number;
+  /** OffersIndex.fingerprint() of its offer ("" for none). */
+  o: string;
+  /** Its rows' horizon (mapping/clock.ts); absent: none. */
+  u?: number;
+  c: EntryOutcome[];
+}
+
+const reasons = (list: readonly { code: string; detail?: string | undefined }[]): [string, string?][] => list.map((r) => (r.detail === undefined ? [r.code] : [r.code, r.detail]));
+
+export function entryOutcome(outcome: ChannelOutcome | undefined): EntryOutcome {
+  if (outcome === undefined) return null;
+  if (outcome.kind === "excluded") return { r: reasons(outcome.reasons), rb: outcome.reportBytes };
+  const packed: EntryOutcome = { l: outcome.bytes };
+  if (outcome.warningBytes > 0) packed.wb = outcome.warningBytes;
+  if (outcome.mask.length > 0) packed.m = [...outcome.mask];
+  if (outcome.warnings.length > 0) packed.w = reasons(outcome.warnings);
+  for (const _ in outcome.fallbacks) {
+    packed.f = outcome.fallbacks;
+    break;
+  }
+  return packed;
+}
+
+const CHUNK = 1 << 20;
+
+export class RowsWriter {
+  private readonly fd: number;
+  private readonly tmp: string;
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private products = 0;
+  private closed = false;
+
+  constructor(readonly file: string) {
+    this.tmp = temporaryPath(file);
+    // Created, never reused: a link planted at the temporary name is refused (as publish/atomic-output.ts).
+    this.fd = openSync(this.tmp, "wx", 0o644);
+  }
+
+  add(entry: Entry): void {
+    this.addLine(JSON.stringify(entry));
+  }
+
+  /** An entry as JSON text (no newline). */
+  addLine(text: string): void {
+    const line = text + "\n";
+    this.pending.push(line);
+    this.pendingChars += line.length;
+    this.products++;
+    if (this.pendingChars >= CHUNK) this.flush();
+  }
+
+  get count(): number {
+    return this.products;
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const bytes = Buffer.from(this.pending.join(""), "utf8");
+    for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at);
+    this.pending = [];
+    this.pendingChars = 0;
+  }
+
+  /** Writes the trailer and renames the file into place. */
+  commit(trailer: Omit<Trailer, "rowcache" | "products">): void {
+    this.pending.push(JSON.stringify({ rowcache: ROWS_VERSION, products: this.products, ...trailer }) + "\n");
+    this.flush();
+    closeSync(this.fd);
+    this.closed = true;
+    renameSync(this.tmp, this.file);
+  }
+
+  abort(): void {
+    if (!this.closed) closeSync(this.fd);
+    this.closed = true;
+    rmSync(this.tmp, { force: true });
+  }
+}
+
+/** The last run's entries and trailer, read in order; undefined when there is no usable file (with why). */
+export class RowsReader {
+  private constructor(
+    private readonly fd: number,
+    readonly trailer: Trailer,
+    private readonly trailerAt: number,
+  ) {}
+
+  static open(file: string): { reader: RowsReader } | { reason: string } {
+    let fd: number;
+    try {
+      fd = openSync(file, "r");
+    } catch (error) {
+      return { reason: (error as NodeJS.ErrnoException).code === "ENOENT" ? "no rows recorded yet (a run writes them)" : `${file}: ${(error as Error).message}` };
+    }
+    try {
+      const size = fstatSync(fd).size;
+      // The trailer is the last line: read back from the end until its newline.
+      let tail = Buffer.alloc(0);
+      let from = size;
+      let start = -1;
+      while (start < 0 && from > 0) {
+        const length = Math.min(CHUNK, from);
+        const chunk = Buffer.allocUnsafe(length);
+        readSync(fd, chunk, 0, length, from - length);
+        tail = Buffer.concat([chunk, tail]);
+        from -= length;
+        const nl = tail.lastIndexOf(0x0a, tail.length - 2);
+        if (nl >= 0) start = from + nl + 1;
+      }
+      if (size === 0 || start < 0) throw new Error("no trailer (a run that did not finish?)");
+      const text = tail.subarray(start - from).toString("utf8");
+      const trailer = JSON.parse(text) as Trailer;
+      if (trailer?.rowcache !== ROWS_VERSION) throw new Error(`format ${String(trailer?.rowcache)}, this version reads ${ROWS_VERSION}`);
+      if (!text.endsWith("\n")) throw new Error("cut short");
+      return { reader: new RowsReader(fd, trailer, start) };
+    } catch (error) {
+      closeSync(fd);
+      return { reason: `${file} is not usable: ${(error as Error).message}` };
+    }
+  }
+
+  /** The entries, in order (the trailer excluded), each with its text. */
+  *entries(): Generator<{ entry: Entry; text: string }> {
+    const buffer = Buffer.allocUnsafe(CHUNK);
+    let rest = "";
+    let position = 0;
+    while (position < this.trailerAt) {
+      const read = readSync(this.fd, buffer, 0, Math.min(CHUNK, this.trailerAt - position), position);
+      if (read === 0) break;
+      position += read;
+      const text = rest + buffer.toString("utf8", 0, read);
+      let start = 0;
+      for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
+        const line = text.slice(start, nl);
+        yield { entry: JSON.parse(line) as Entry, text: line };
+        start = nl + 1;
+      }
+      rest = text.slice(start);
+    }
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Writes what a run did with every product into the next rows.ndjson (file.ts): told
+ * by the explain hook once every channel has spoken of a product, committed with its
+ * trailer once the run's files are published (their identities are only known then).
+ * A failure here costs the next refresh its speed, never a feed: logged, and the file
+ * is not committed.
+ */
+import { mkdirSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import type { Rejection } from "../catalogue/stream/line.js";
+import type { ChannelOutcome, IndexProduct } from "../explain/entry.js";
+import type { ProductListener } from "../explain/run-hook.js";
+import type { Logger } from "../log.js";
+import type { MappingContext } from "../mapping/context.js";
+import type { ChannelRun } from "../pipeline/channel-run.js";
+import type { ChannelEntry } from "../publish/manifest.js";
+import { channelFingerprint, codeFingerprint, referenceFingerprint } from "./fingerprint.js";
+import { entryOutcome, type FileIdentity, type OutputFile, rowsPath, RowsWriter, type TrailerChannel } from "./file.js";
+
+export interface RecordCommit {
+  outputDir: string;
+  runs: readonly ChannelRun[];
+  /** The manifest entries of `runs`, in order (published or not). */
+  entries: readonly ChannelEntry[];
+  context: MappingContext;
+  /** The snapshot whose line numbers the entries give (RunSource.generation). */
+  generation: string | undefined;
+}
+
+async function identity(file: string): Promise<FileIdentity> {
+  const s = await stat(file);
+  return { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
+}
+
+export class RowsRecorder implements ProductListener {
+  private readonly rejections: Rejection[] = [];
+  private failure: Error | undefined;
+
+  private constructor(
+    private readonly writer: RowsWriter,
+    private readonly context: MappingContext,
+    private readonly logger: Logger,
+  ) {}
+
+  /** undefined when the file cannot be started (logged). */
+  static open(outputDir: string, context: MappingContext, logger: Logger): RowsRecorder | undefined {
+    const file = rowsPath(outputDir);
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      return new RowsRecorder(new RowsWriter(file), context, logger);
+    } catch (error) {
+      logger.warn("rows for the next refresh not recorded", { error: (error as Error).message });
+      return undefined;
+    }
+  }
+
+  add(product: IndexProduct, ordinal: number, until: number, outcomes: readonly (ChannelOutcome | undefined)[], recorded?: string): void {
+    if (this.failure) return;
+    try {
+      // A copied product's entry is the same as last time: written as it was read.
+      if (recorded !== undefined) return this.writer.addLine(recorded);
+      const offer = this.context.offers ? this.context.offers.fingerprint(product.id, product.codes) : "";
+      this.writer.add({ p: product, n: ordinal, o: offer, ...(until === Infinity ? {} : { u: until }), c: outcomes.map(entryOutcome) });
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** A line of the source refused as a record: a refresh that reads no lines says it again. */
+  reject(rejection: Rejection): void {
+    this.rejections.push(rejection);
+  }
+
+  private fail(error: unknown): void {
+    this.failure = error as Error;
+    this.logger.warn("rows for the next refresh not recorded", { error: this.failure.message });
+    this.writer.abort();
+  }
+
+  async commit({ outputDir, runs, entries, context, generation }: RecordCommit): Promise<void> {
+    if (this.failure) return;
+    try {
+      const channels: TrailerChannel[] = [];
+      for (const [i, run] of runs.entries()) {
+        const files = run.layoutOfFiles;
+        const output = async (file: string, header: number): Promise<OutputFile> => ({ file: relative(outputDir, file), header, identity: await identity(file) });
+        const published = entries[i]?.published === true;
+        channels.push({
+          name: run.channel.name,
+          fingerprint: channelFingerprint(run.spec, run.channel.gzip),
+          copyable: !run.channel.mapping.images.process,
+          separator: files.separator,
+          ...(published
+            ? {
+                outputs: {
+                  feed: await output(join(outputDir, run.channel.outputFile), files.feedHeader),
+                  report: await output(files.report.file, files.report.header),
+                  warnings: await output(files.warnings.file, files.warnings.header),
+                },
+              }
+            : {}),
+        });
+      }
+      this.writer.commit({
+        code: codeFingerprint(),
+        ...(generation ? { snapshot: generation } : {}),
+        now: context.clock.now,
+        reference: referenceFingerprint(context),
+        offers: context.offers !== undefined,
+        channels,
+        rejections: this.rejections,
+      });
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  abort(): void {
+    if (!this.failure) this.writer.abort();
+  }
+}
