@@ -64,22 +64,26 @@ async function newIds(dir: string, known: readonly string[]): Promise<string[]> 
   return rows.map((r) => r.id).filter((id) => !set.has(id));
 }
 
-describe("a line of the snapshot that is not a record", () => {
-  it("is rejected and counted the same by a refresh that reuses", async () => {
+describe("lines of the snapshot that are not records (broken JSON, a repeated id)", () => {
+  it("are rejected and counted the same by a refresh that reuses", async () => {
     const ids = activeIds(9, 300);
-    const bench = await openBench({ sandbox: { seed: 9, products: 300, faults: { corruptLine: 7 } }, offers: offersFor(ids) });
+    // A line that is not JSON, and every tenth line a repeat of the line before's id (DUPLICATE_ID).
+    const bench = await openBench({ sandbox: { seed: 9, products: 300, faults: { corruptLine: 7, repeatIdEvery: 10 } }, offers: offersFor(ids) });
     benches.push(bench);
     const base = join(await tempDir(), "base");
     const full = await bench.run(bench.config, base, T0);
-    expect(full.manifest.source.rejected).toBe(1);
+    expect(Object.keys(full.manifest.source.rejectedByCode).sort()).toEqual(["DUPLICATE_ID", "MALFORMED_LINE"]);
+    expect(full.manifest.source.rejected).toBeGreaterThan(10);
     const pair = await refreshPair(bench, await prepare(bench, base, T0 + 1), T0 + 600, ids);
     await expectReused(pair.a);
     const manifest = await readManifest(pair.a);
-    expect(manifest["source"]).toMatchObject({ rejected: 1, received: full.manifest.source.received });
+    // The snapshot keeps the broken line (a refresh rejects it again) but not the repeats the
+    // full read refused, so only the former is counted by a refresh, with reuse or without.
+    expect(manifest["source"]).toMatchObject({ rejected: 1, received: full.manifest.source.received, rejectedByCode: { MALFORMED_LINE: 1 } });
     // And once more from a cache a reusing run wrote.
     await refreshPair(bench, pair, T0 + 1200, ids);
     await expectReused(pair.a);
-    expect((await readManifest(pair.a))["source"]).toMatchObject({ rejected: 1 });
+    expect((await readManifest(pair.a))["source"]).toMatchObject({ rejected: 1, rejectedByCode: { MALFORMED_LINE: 1 } });
   });
 });
 
