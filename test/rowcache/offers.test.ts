@@ -61,7 +61,9 @@ const row = (id: string) => v0.find((r) => r.id === id || (r.gtin !== undefined 
 const replaced = (changes: Record<string, OfferRow>) => v0.map((r) => Object.entries(changes).find(([id]) => r === row(id))?.[1] ?? r);
 
 beforeAll(async () => {
-  const channels = [...rowcacheChannels(), customChannel()];
+  // A JSON array whose items are separated by commas, and that leaves out products without an offer.
+  const jsonSkip = { ...customChannel("json-skip-fr"), preset: "generic-json", template: undefined, offers: { whenMissing: "skip" } };
+  const channels = [...rowcacheChannels(), customChannel(), jsonSkip];
   v0 = ids.slice(0, 200).map((id, i) => ({ id, price: priceOf(i) }));
   bench = await openBench({ sandbox: { seed: SEED, products: PRODUCTS }, channels, files: CUSTOM_LAYOUT, offers: v0 });
   base = join(await tempDir(), "base");
@@ -231,5 +233,26 @@ describe("columns empty in every row (manifest emptyColumns)", () => {
     const second = await refresh(offers, first, T1 + 60);
     expect((await custom(second.a))?.emptyColumns ?? []).not.toContain("sale");
     await expectReused(second.a);
+  });
+});
+
+describe("the first and last rows of a feed", () => {
+  it("switch out and back in (a JSON array's separators around copied rows)", async () => {
+    const items = async (dir: string) =>
+      (JSON.parse(await readFile(join(dir, "json-skip-fr.json"), "utf8")) as { id: string }[]).map((r) => r.id);
+    await bench.writeOffers(v0);
+    const start = await prepare(bench, base, T0 + 1);
+    const before = await items(start);
+    const [first, second] = before as [string, string];
+    const last = before.at(-1)!;
+    const gone = v0.filter((r) => r !== row(first) && r !== row(second) && r !== row(last));
+    const out = await refresh(gone, await pairOf(start));
+    await expectReused(out.a);
+    expect((await items(out.a))[0]).not.toBe(first);
+    expect(await items(out.a)).not.toContain(last);
+    // The first one comes back: first again, before rows copied from a file where it was not.
+    const back = await refresh([...gone, row(first)], out, T1 + 60);
+    await expectReused(back.a);
+    expect((await items(back.a))[0]).toBe(first);
   });
 });
