@@ -50,7 +50,7 @@ export function rowcacheChannels(): ChannelFileJson[] {
   });
 }
 
-/** A custom CSV layout whose `sale` and `qty` columns only products with such an offer fill. */
+/** Custom CSV and XML layouts whose sale columns only products on sale fill. */
 export const CUSTOM_LAYOUT = {
   "layouts/custom/layout.json": {
     format: "csv",
@@ -61,6 +61,11 @@ export const CUSTOM_LAYOUT = {
       { header: "link", value: "{{link}}" },
     ],
   },
+  // The same in XML: a top-level {{...}} counts as a column (those inside #if are optional).
+  "layouts/customxml/layout.json": { format: "xml", header: "h.hbs", item: "i.hbs", footer: "f.hbs" },
+  "layouts/customxml/h.hbs": "<feed>\n",
+  "layouts/customxml/i.hbs": "<item><id>{{id}}</id><sale>{{salePrice.text}}</sale>{{#if salePriceFrom}}<from>{{salePriceFrom}}</from>{{/if}}</item>\n",
+  "layouts/customxml/f.hbs": "</feed>\n",
 };
 
 export function customChannel(name = "custom-fr", extra: Record<string, unknown> = {}): ChannelFileJson {

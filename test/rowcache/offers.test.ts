@@ -63,7 +63,7 @@ const replaced = (changes: Record<string, OfferRow>) => v0.map((r) => Object.ent
 beforeAll(async () => {
   // A JSON array whose items are separated by commas, and that leaves out products without an offer.
   const jsonSkip = { ...customChannel("json-skip-fr"), preset: "generic-json", template: undefined, offers: { whenMissing: "skip" } };
-  const channels = [...rowcacheChannels(), customChannel(), jsonSkip];
+  const channels = [...rowcacheChannels(), customChannel(), customChannel("customxml-fr", { template: "../layouts/customxml" }), jsonSkip];
   v0 = ids.slice(0, 200).map((id, i) => ({ id, price: priceOf(i) }));
   bench = await openBench({ sandbox: { seed: SEED, products: PRODUCTS }, channels, files: CUSTOM_LAYOUT, offers: v0 });
   base = join(await tempDir(), "base");
@@ -220,10 +220,14 @@ describe("a refresh after offers changed for a few products", () => {
 describe("columns empty in every row (manifest emptyColumns)", () => {
   it("follow the only row that filled a column, both ways, over two reusing refreshes", async () => {
     const e = everywhere;
-    const custom = async (dir: string) => ((await readManifest(dir))["channels"] as { name: string; emptyColumns?: string[] }[]).find((c) => c.name === "custom-fr");
+    const empty = async (dir: string, name: string) => ((await readManifest(dir))["channels"] as { name: string; emptyColumns?: string[] }[]).find((c) => c.name === name)?.emptyColumns ?? [];
+    const custom = async (dir: string) => ({ emptyColumns: await empty(dir, "custom-fr") });
+    const SALE_XML = "{{salePrice.text}} (line 1)";
+    expect(await empty(base, "customxml-fr")).not.toContain(SALE_XML);
     // The only product on sale loses its sale: the sale columns are empty now.
     const first = await refresh(replaced({ [e[10]!]: { id: e[10]!, price: row(e[10]!).price } }));
     expect((await custom(first.a))?.emptyColumns).toContain("sale");
+    expect(await empty(first.a, "customxml-fr")).toContain(SALE_XML);
     await expectReused(first.a);
     // Then another product goes on sale: filled again, by that one row alone.
     const offers = replaced({
@@ -232,6 +236,7 @@ describe("columns empty in every row (manifest emptyColumns)", () => {
     });
     const second = await refresh(offers, first, T1 + 60);
     expect((await custom(second.a))?.emptyColumns ?? []).not.toContain("sale");
+    expect(await empty(second.a, "customxml-fr")).not.toContain(SALE_XML);
     await expectReused(second.a);
   });
 });
