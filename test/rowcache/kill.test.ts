@@ -19,14 +19,14 @@ import { removeTemporaries } from "../e2e/config.js";
 import { type Bench, expectSameRuns, type OfferRow, openBench, pairOf, reuseOf } from "./harness.js";
 
 const SEED = 13;
-const PRODUCTS = 400;
+const PRODUCTS = 250;
 const ROUNDS = 6;
 const ids = [...createCatalogue({ seed: SEED, products: PRODUCTS, assetBaseUrl: "http://sandbox.test" }).products()]
   .filter((p) => p["status"] === "active")
   .map((p) => p["id"] as string)
   .sort();
 /** Round k's offers: a different price for a different tenth of the products each time. */
-const offers = (k: number): OfferRow[] => ids.slice(0, 200).map((id, i) => ({ id, price: (10 + i * 0.1 + (i % 10 === k % 10 ? 5 : 0)).toFixed(2) }));
+const offers = (k: number): OfferRow[] => ids.slice(0, 150).map((id, i) => ({ id, price: (10 + i * 0.1 + (i % 10 === k % 10 ? 5 : 0)).toFixed(2) }));
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 let bench: Bench;

@@ -36,12 +36,14 @@ import {
 } from "./harness.js";
 
 const SEED = 21;
-const PRODUCTS = 400;
+const PRODUCTS = 250;
 const T1 = T0 + 10 * 60;
 const ids = [...createCatalogue({ seed: SEED, products: PRODUCTS, assetBaseUrl: "http://sandbox.test" }).products()]
   .filter((p) => p["status"] === "active")
   .map((p) => p["id"] as string)
   .sort();
+/** Products with an offer in the base run: the first two thirds. */
+const OFFERED = Math.floor((ids.length * 2) / 3);
 const priceOf = (i: number) => (10 + i * 0.37).toFixed(2);
 /** ISO time of Unix seconds, as an offers file writes it. */
 const iso = (t: number) => at(t).toISOString().replace(".000Z", "Z");
@@ -64,7 +66,7 @@ beforeAll(async () => {
   // A JSON array whose items are separated by commas, and that leaves out products without an offer.
   const jsonSkip = { ...customChannel("json-skip-fr"), preset: "generic-json", template: undefined, offers: { whenMissing: "skip" } };
   const channels = [...rowcacheChannels(), customChannel(), customChannel("customxml-fr", { template: "../layouts/customxml" }), jsonSkip];
-  v0 = ids.slice(0, 200).map((id, i) => ({ id, price: priceOf(i) }));
+  v0 = ids.slice(0, OFFERED).map((id, i) => ({ id, price: priceOf(i) }));
   bench = await openBench({ sandbox: { seed: SEED, products: PRODUCTS }, channels, files: CUSTOM_LAYOUT, offers: v0 });
   base = join(await tempDir(), "base");
   // A first run finds the products each role needs; the second, with the roles' offers, is the base.
@@ -87,7 +89,7 @@ beforeAll(async () => {
   });
   await bench.writeOffers(v0);
   const first = await bench.run(bench.config, base, T0);
-  expect(first.manifest.offers).toMatchObject({ accepted: 200, refused: 0 });
+  expect(first.manifest.offers).toMatchObject({ accepted: OFFERED, refused: 0 });
   expect(first.manifest.channels.find((c) => c.name === "custom-fr")?.emptyColumns ?? []).not.toContain("sale");
   expect(outcomeOf(base, e[9]!)["google-fr"]).toBe("OUT_OF_STOCK");
 
@@ -198,7 +200,7 @@ describe("a refresh after offers changed for a few products", () => {
   it("maps a product again when a duplicate row put before its own row changes its offer (the first row wins)", async () => {
     const e = everywhere;
     const { a } = await refresh([{ ...row(e[7]!), price: "66.60" }, ...v0]);
-    expect((await readManifest(a))["offers"]).toMatchObject({ accepted: 200, refused: 1 });
+    expect((await readManifest(a))["offers"]).toMatchObject({ accepted: OFFERED, refused: 1 });
     expect(await priceText(a, e[7]!)).toBe("66.60");
     await expectReused(a);
   });

@@ -29,13 +29,13 @@ import {
 } from "./harness.js";
 
 const SEED = 23;
-const PRODUCTS = 300;
+const PRODUCTS = 150;
 const T1 = T0 + 600;
 const ids = [...createCatalogue({ seed: SEED, products: PRODUCTS, assetBaseUrl: "http://sandbox.test" }).products()]
   .filter((p) => p["status"] === "active")
   .map((p) => p["id"] as string)
   .sort();
-const offers: OfferRow[] = ids.slice(0, 150).map((id, i) => ({ id, price: (12 + i * 0.21).toFixed(2) }));
+const offers: OfferRow[] = ids.slice(0, 80).map((id, i) => ({ id, price: (12 + i * 0.21).toFixed(2) }));
 
 let bench: Bench;
 let base: string;

@@ -30,9 +30,9 @@ const offersFor = (ids: readonly string[]): OfferRow[] => ids.slice(0, Math.floo
 
 describe("a delta between refreshes", () => {
   it("is refreshed with the feeds of a refresh without reuse, and the refresh after reuses", async () => {
-    const ids = activeIds(5, 300);
+    const ids = activeIds(5, 200);
     const bench = await openBench({
-      sandbox: { seed: 5, products: 300, changes: { perHour: 0.015, newPerHour: 1, since: CATALOGUE_NOW, at: T0 } },
+      sandbox: { seed: 5, products: 200, changes: { perHour: 0.015, newPerHour: 1, since: CATALOGUE_NOW, at: T0 } },
       offers: offersFor(ids),
     });
     benches.push(bench);
@@ -66,9 +66,9 @@ async function newIds(dir: string, known: readonly string[]): Promise<string[]> 
 
 describe("lines of the snapshot that are not records (broken JSON, a repeated id)", () => {
   it("are rejected and counted the same by a refresh that reuses", async () => {
-    const ids = activeIds(9, 300);
+    const ids = activeIds(9, 200);
     // A line that is not JSON, and every tenth line a repeat of the line before's id (DUPLICATE_ID).
-    const bench = await openBench({ sandbox: { seed: 9, products: 300, faults: { corruptLine: 7, repeatIdEvery: 10 } }, offers: offersFor(ids) });
+    const bench = await openBench({ sandbox: { seed: 9, products: 200, faults: { corruptLine: 7, repeatIdEvery: 10 } }, offers: offersFor(ids) });
     benches.push(bench);
     const base = join(await tempDir(), "base");
     const full = await bench.run(bench.config, base, T0);
