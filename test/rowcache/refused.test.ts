@@ -6,7 +6,8 @@
  * And what must not disturb reuse (a dry run, a full run's new snapshot once
  * refreshed) does not.
  */
-import { appendFile, readFile, rm, stat, truncate, utimes, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { appendFile, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createCatalogue } from "../../src/sandbox/index.js";
@@ -110,19 +111,23 @@ describe("a refresh after the config changed maps everything", () => {
 });
 
 describe("a refresh after the previous files changed maps everything", () => {
-  it("a feed edited by hand to the same size and time (a price's digit changed)", async () => {
+  it("a feed edited in place to the same size and time, to the nanosecond (a price's digit changed)", async () => {
     const pair = await fresh();
     await both(pair, async (dir) => {
       const file = join(dir, "generic-csv-nl.csv");
       const before = await stat(file);
+      const ns = (await stat(file, { bigint: true })).mtimeNs;
       const text = await readFile(file, "utf8");
       // The second row's first digit after a comma, made another digit: same bytes count.
       const second = text.indexOf("\n", text.indexOf("\n") + 1) + 1;
       const at = text.slice(second).search(/,\d/) + second + 1;
       const edited = text.slice(0, at) + (text[at] === "9" ? "1" : "9") + text.slice(at + 1);
       expect(Buffer.byteLength(edited)).toBe(before.size);
+      // In place (the same inode), then the modification time put back exactly (GNU touch takes nanoseconds).
       await writeFile(file, edited);
-      await utimes(file, before.atime, before.mtime);
+      execFileSync("touch", ["-m", "-d", `@${ns / 1_000_000_000n}.${String(ns % 1_000_000_000n).padStart(9, "0")}`, file]);
+      const after = await stat(file, { bigint: true });
+      expect([after.mtimeNs, after.size, after.ino]).toEqual([ns, BigInt(before.size), BigInt(before.ino)]);
     });
     await refreshPair(bench, pair, T1, ids);
     await expectNotReused(pair.a);
