@@ -101,6 +101,13 @@ describe("a refresh after the config changed maps everything", () => {
     await expectNotReused(pair.a);
   });
 
+  it("the same channels in another order", async () => {
+    const pair = await fresh();
+    const config = await bench.editConfig("pharmafeed.json", (main) => ({ ...main, channels: [...(main["channels"] as string[])].reverse() }));
+    await refreshPair(bench, pair, T1, ids, config);
+    await expectNotReused(pair.a);
+  });
+
   it("the run before was a --channel subset", async () => {
     const pair = await fresh();
     const subset = await bench.reload(["google-fr", "idealo-fr"]);
