@@ -1,18 +1,21 @@
 /**
  * Benchmark of fresh feeds: 100,000 generated products x 22 outputs (11 presets
- * x fr, nl) refreshed from the snapshot (`generate --source snapshot`), beside
- * today's full run (`generate --source full`, which also writes the snapshot),
- * both the built CLI from spawn to exit, alternated, medians of --runs.
+ * x fr, nl) with an offers file, refreshed from the snapshot (`generate --source
+ * snapshot`) after 1 % of the offers changed, beside today's full run (`generate
+ * --source full`, which also writes the snapshot and the rows a refresh copies)
+ * and beside the same refresh with every product mapped (`--no-reuse`): the
+ * built CLI from spawn to exit, alternated, medians of --runs. Each round: full
+ * read, 1 % of the offers' prices change, refresh, refresh --no-reuse.
  * Then a delta of about 1 % changed products against a sandbox whose catalogue
  * changes over time: its bytes beside a full stream's bytes.
  *
- *   npx tsx bench/refresh.ts [--products 100000] [--runs 3] [--delta-products 20000] [--workers N]
+ *   npx tsx bench/refresh.ts [--products 100000] [--runs 3] [--delta-products 20000] [--workers N] [--skip-delta]
  *
  * Goals: refresh <= 10 s, peak RSS < 200 MB; delta bytes <= 2 % of a full stream's.
  */
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,7 +24,8 @@ import { loadConfig } from "../src/config/load.js";
 import { silentLogger } from "../src/log.js";
 import { runGenerate } from "../src/pipeline/run.js";
 import { CATALOGUE_NOW } from "../src/sandbox/generate/clock.js";
-import { DEMO_KEY, startSandbox } from "../src/sandbox/index.js";
+import { createCatalogue, DEMO_KEY, startSandbox } from "../src/sandbox/index.js";
+import { rowsPath } from "../src/rowcache/file.js";
 import { snapshotPath } from "../src/snapshot/store.js";
 
 const args = process.argv.slice(2);
@@ -52,11 +56,12 @@ interface Sample {
   seconds: number;
   products: number;
   rssMb: number;
+  reused: number;
 }
 
 /** The built CLI, as cron runs it: wall time from spawn to exit, peak RSS from its log. */
-async function generate(dir: string, source: "full" | "snapshot"): Promise<Sample> {
-  const argv = [join(root, "dist/cli.js"), "generate", "--config", join(dir, "pharmafeed.json"), "--source", source, "--force", "--log-format", "json", ...(WORKERS ? ["--workers", WORKERS] : [])];
+async function generate(dir: string, source: "full" | "snapshot", reuse = true): Promise<Sample> {
+  const argv = [join(root, "dist/cli.js"), "generate", "--config", join(dir, "pharmafeed.json"), "--source", source, "--force", "--log-format", "json", ...(reuse ? [] : ["--no-reuse"]), ...(WORKERS ? ["--workers", WORKERS] : [])];
   const started = performance.now();
   const child = spawn(process.execPath, argv, { stdio: ["ignore", "ignore", "pipe"], env });
   let log = "";
@@ -67,12 +72,12 @@ async function generate(dir: string, source: "full" | "snapshot"): Promise<Sampl
   const entries = log
     .split("\n")
     .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as { msg?: string; products?: number; peakRssMb?: number; used?: string });
+    .map((line) => JSON.parse(line) as { msg?: string; products?: number; peakRssMb?: number; used?: string; reused?: number });
   const used = entries.find((e) => e.msg === "source")?.used;
   if (used !== source) throw new Error(`asked for --source ${source}, the run used ${used}`);
   const done = entries.find((e) => e.msg === "products mapped");
   if (!done) throw new Error("no 'products mapped' line in generate's log");
-  return { seconds, products: done.products ?? 0, rssMb: done.peakRssMb ?? 0 };
+  return { seconds, products: done.products ?? 0, rssMb: done.peakRssMb ?? 0, reused: done.reused ?? 0 };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -80,27 +85,54 @@ const fmt = (n: number, digits = 0) => n.toLocaleString("en", { maximumFractionD
 
 execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
 
-// 1. Refresh from the snapshot beside today's full run.
+/**
+ * An offer for every product of the catalogue; in round r, the 1 % of products with
+ * id index % 100 === (r - 1) % 100 get a price one cent higher than in round r - 1.
+ */
+async function writeOffers(file: string, round: number): Promise<void> {
+  const catalogue = createCatalogue({ seed: 1, products: PRODUCTS, assetBaseUrl: "http://127.0.0.1:0" });
+  const lines = ["id,gtin,price,sale_price,sale_from,sale_until,quantity,availability,link"];
+  for (let i = 0; i < PRODUCTS; i++) {
+    const k = i % 100;
+    const bumps = round - 1 >= k ? Math.floor((round - 1 - k) / 100) + 1 : 0;
+    const cents = 500 + ((i * 37) % 4000) + bumps;
+    lines.push(`${catalogue.id(i)},,${(cents / 100).toFixed(2)},,,,${i % 23},in_stock,`);
+  }
+  await writeFile(file, lines.join("\n") + "\n");
+}
+
+// 1. Refresh from the snapshot, after 1 % of the offers changed, beside today's full run and a refresh that maps every product.
 {
   const sandbox = start("./sandbox-child.ts", ["sandbox", String(PRODUCTS), "1"]);
   const dir = await mkdtemp(join(tmpdir(), "pharmafeed-refresh-"));
   try {
     const { url } = await message<{ url: string }>(sandbox);
     await message(start("./generate-child.ts", ["config", url, dir]));
+    const configFile = join(dir, "pharmafeed.json");
+    const config = JSON.parse(await readFile(configFile, "utf8")) as Record<string, unknown>;
+    await writeFile(configFile, JSON.stringify({ ...config, offers: { file: "offers.csv" } }));
     const full: Sample[] = [];
     const refresh: Sample[] = [];
+    const mapped: Sample[] = [];
     for (let run = 0; run < RUNS; run++) {
+      await writeOffers(join(dir, "offers.csv"), 2 * run);
       full.push(await generate(dir, "full"));
+      await writeOffers(join(dir, "offers.csv"), 2 * run + 1);
       refresh.push(await generate(dir, "snapshot"));
+      mapped.push(await generate(dir, "snapshot", false));
     }
     const snapshotBytes = (await stat(snapshotPath(join(dir, "out")))).size;
+    const rowsBytes = (await stat(rowsPath(join(dir, "out")))).size;
     const f = median(full.map((s) => s.seconds));
     const r = median(refresh.map((s) => s.seconds));
-    console.log(`refresh bench: ${fmt(PRODUCTS)} products generated (${fmt(full[0]!.products)} in the snapshot), 22 outputs (11 presets x fr, nl), median of ${RUNS} runs`);
-    console.log(`  generate --source full      ${fmt(f, 1).padStart(6)} s   peak RSS ${fmt(median(full.map((s) => s.rssMb)))} MB   (today's run; writes the snapshot)`);
-    console.log(`  generate --source snapshot  ${fmt(r, 1).padStart(6)} s   peak RSS ${fmt(median(refresh.map((s) => s.rssMb)))} MB   ${(f / r).toFixed(2)}x faster`);
-    console.log(`  snapshot file               ${fmt(snapshotBytes / 2 ** 20, 1)} MB`);
-    console.log(`  goal                        refresh <= 10 s, peak RSS < 200 MB`);
+    const m = median(mapped.map((s) => s.seconds));
+    const copied = median(refresh.map((s) => (100 * s.reused) / Math.max(1, s.products)));
+    console.log(`refresh bench: ${fmt(PRODUCTS)} products generated (${fmt(full[0]!.products)} in the snapshot), 22 outputs (11 presets x fr, nl), offers for all, median of ${RUNS} runs`);
+    console.log(`  generate --source full                  ${fmt(f, 1).padStart(6)} s   peak RSS ${fmt(median(full.map((s) => s.rssMb)))} MB   (today's run; writes the snapshot and the rows)`);
+    console.log(`  generate --source snapshot              ${fmt(r, 1).padStart(6)} s   peak RSS ${fmt(median(refresh.map((s) => s.rssMb)))} MB   ${(f / r).toFixed(2)}x faster (1 % of the offers changed: ${fmt(copied, 1)} % of the products copied)`);
+    console.log(`  generate --source snapshot --no-reuse   ${fmt(m, 1).padStart(6)} s   peak RSS ${fmt(median(mapped.map((s) => s.rssMb)))} MB   ${(f / m).toFixed(2)}x faster (every product mapped)`);
+    console.log(`  snapshot file ${fmt(snapshotBytes / 2 ** 20, 1)} MB, rows file ${fmt(rowsBytes / 2 ** 20, 1)} MB`);
+    console.log(`  goal                                    refresh <= 10 s, peak RSS < 200 MB`);
   } finally {
     sandbox.send("exit");
     await rm(dir, { recursive: true, force: true });
@@ -108,7 +140,7 @@ execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "
 }
 
 // 2. A delta of about 1 % changed products, beside a full stream's bytes.
-{
+if (!args.includes("--skip-delta")) {
   const HOUR = 3600;
   const t0 = CATALOGUE_NOW + HOUR;
   const hours = 4;

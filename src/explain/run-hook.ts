@@ -55,7 +55,8 @@ export class ExplainHook {
   private listener: ProductListener | undefined;
 
   private constructor(
-    private readonly writer: ExplainIndexWriter,
+    private writer: ExplainIndexWriter,
+    private readonly file: string,
     private readonly channels: number,
     private readonly logger: Logger,
   ) {
@@ -69,10 +70,29 @@ export class ExplainHook {
     const file = explainFile(outputDir);
     try {
       await mkdir(dirname(file), { recursive: true });
-      return new ExplainHook(await ExplainIndexWriter.create(file), channels, logger);
+      return new ExplainHook(await ExplainIndexWriter.create(file), file, channels, logger);
     } catch (error) {
       logger.warn("explain index not written", { error: (error as Error).message });
       return undefined;
+    }
+  }
+
+  /**
+   * Before any product: this run gives the same products in the same order as the run
+   * `startedAt` (a refresh that copies rows), so the index is that run's copy with new
+   * outcomes. false (and a full index) when the last index is not that run's.
+   */
+  async copyLast(startedAt: string, products: number): Promise<boolean> {
+    if (!ExplainIndexWriter.isOfRun(this.file, startedAt, products)) return false;
+    // The copy is built at the fresh writer's temporary name: that one goes first.
+    await this.writer.abort();
+    try {
+      this.writer = await ExplainIndexWriter.copying(this.file);
+      return true;
+    } catch (error) {
+      this.logger.warn("explain index not copied, written in full", { error: (error as Error).message });
+      this.writer = await ExplainIndexWriter.create(this.file);
+      return false;
     }
   }
 

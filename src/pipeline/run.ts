@@ -239,6 +239,8 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       options.reuse === false ? { reason: "--no-reuse" } : !explain ? { reason: "a dry run maps every product" } : await planReuse({ outputDir, runs, context, snapshot: source.readSnapshot });
     let workers = 0;
     if ("reader" in plan) {
+      // The same products in the same order as the last run: its explain index, with new outcomes.
+      await explain?.copyLast(plan.reader.trailer.startedAt, plan.reader.trailer.products);
       source.report.reuse = await reuseRows({ reader: plan.reader, snapshot: source.readSnapshot!, outputDir, runs, context, explain, onProducts, reject });
     } else {
       workers = await dispatch({ lines: () => stream.lines(), reject }, runs, context, {
@@ -312,7 +314,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       await journal?.remove();
     }
     await explain?.commit(manifest.startedAt, entries);
-    await rows?.commit({ outputDir, runs, entries, context, generation });
+    await rows?.commit({ outputDir, runs, entries, context, generation, startedAt: manifest.startedAt });
     if (images) await finishImages(images, logger);
     return { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images: images.stats } : {}) };
   } catch (error) {

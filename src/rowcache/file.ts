@@ -55,6 +55,8 @@ export interface TrailerChannel {
 
 export interface Trailer {
   rowcache: number;
+  /** The run's start (manifest.startedAt), as its explain index says too: a refresh copies that index. */
+  startedAt: string;
   code: string;
   /** The snapshot generation whose line numbers the entries give (snapshot/store.ts); absent: the source was not a snapshot kept. */
   snapshot?: string;
@@ -105,11 +107,16 @@ export function entryOutcome(outcome: ChannelOutcome | undefined): EntryOutcome 
 
 const CHUNK = 1 << 20;
 
+/**
+ * Lines are encoded into a buffer as they come, never kept as strings: kept strings would
+ * survive a scavenge or two into V8's old space and pile up there until a full collection
+ * (the first version held ~150 MB of dead strings at the end of a refresh).
+ */
 export class RowsWriter {
   private readonly fd: number;
   private readonly tmp: string;
-  private pending: string[] = [];
-  private pendingChars = 0;
+  private buffer = Buffer.allocUnsafeSlow(CHUNK);
+  private used = 0;
   private products = 0;
   private closed = false;
 
@@ -125,28 +132,33 @@ export class RowsWriter {
 
   /** An entry as JSON text (no newline). */
   addLine(text: string): void {
-    const line = text + "\n";
-    this.pending.push(line);
-    this.pendingChars += line.length;
+    this.write(text);
     this.products++;
-    if (this.pendingChars >= CHUNK) this.flush();
   }
 
   get count(): number {
     return this.products;
   }
 
+  private write(text: string): void {
+    // A UTF-16 unit never takes more than 3 bytes in UTF-8.
+    const need = text.length * 3 + 1;
+    if (this.used + need > this.buffer.length) {
+      this.flush();
+      if (need > this.buffer.length) this.buffer = Buffer.allocUnsafeSlow(need);
+    }
+    this.used += this.buffer.write(text, this.used, "utf8");
+    this.buffer[this.used++] = 0x0a;
+  }
+
   private flush(): void {
-    if (this.pending.length === 0) return;
-    const bytes = Buffer.from(this.pending.join(""), "utf8");
-    for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at);
-    this.pending = [];
-    this.pendingChars = 0;
+    for (let at = 0; at < this.used; ) at += writeSync(this.fd, this.buffer, at, this.used - at);
+    this.used = 0;
   }
 
   /** Writes the trailer and renames the file into place. */
   commit(trailer: Omit<Trailer, "rowcache" | "products">): void {
-    this.pending.push(JSON.stringify({ rowcache: ROWS_VERSION, products: this.products, ...trailer }) + "\n");
+    this.write(JSON.stringify({ rowcache: ROWS_VERSION, products: this.products, ...trailer }));
     this.flush();
     closeSync(this.fd);
     this.closed = true;
@@ -202,23 +214,30 @@ export class RowsReader {
     }
   }
 
-  /** The entries, in order (the trailer excluded), each with its text. */
+  /** The entries, in order (the trailer excluded), each with its text. Lines are decoded one by one (small strings die young). */
   *entries(): Generator<{ entry: Entry; text: string }> {
-    const buffer = Buffer.allocUnsafe(CHUNK);
-    let rest = "";
+    let buffer = Buffer.allocUnsafeSlow(CHUNK);
+    let kept = 0;
     let position = 0;
     while (position < this.trailerAt) {
-      const read = readSync(this.fd, buffer, 0, Math.min(CHUNK, this.trailerAt - position), position);
+      if (kept === buffer.length) {
+        const bigger = Buffer.allocUnsafeSlow(buffer.length * 2);
+        buffer.copy(bigger, 0, 0, kept);
+        buffer = bigger;
+      }
+      const read = readSync(this.fd, buffer, kept, Math.min(buffer.length - kept, this.trailerAt - position), position);
       if (read === 0) break;
       position += read;
-      const text = rest + buffer.toString("utf8", 0, read);
+      const end = kept + read;
+      const filled = buffer.subarray(0, end);
       let start = 0;
-      for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
-        const line = text.slice(start, nl);
-        yield { entry: JSON.parse(line) as Entry, text: line };
+      for (let nl = filled.indexOf(0x0a); nl !== -1; nl = filled.indexOf(0x0a, start)) {
+        const text = filled.toString("utf8", start, nl);
+        yield { entry: JSON.parse(text) as Entry, text };
         start = nl + 1;
       }
-      rest = text.slice(start);
+      kept = end - start;
+      buffer.copy(buffer, 0, start, end);
     }
   }
 

@@ -26,6 +26,7 @@ export interface RecordCommit {
   context: MappingContext;
   /** The snapshot whose line numbers the entries give (RunSource.generation). */
   generation: string | undefined;
+  startedAt: string;
 }
 
 async function identity(file: string): Promise<FileIdentity> {
@@ -78,7 +79,7 @@ export class RowsRecorder implements ProductListener {
     this.writer.abort();
   }
 
-  async commit({ outputDir, runs, entries, context, generation }: RecordCommit): Promise<void> {
+  async commit({ outputDir, runs, entries, context, generation, startedAt }: RecordCommit): Promise<void> {
     if (this.failure) return;
     try {
       const channels: TrailerChannel[] = [];
@@ -103,6 +104,7 @@ export class RowsRecorder implements ProductListener {
         });
       }
       this.writer.commit({
+        startedAt,
         code: codeFingerprint(),
         ...(generation ? { snapshot: generation } : {}),
         now: context.clock.now,

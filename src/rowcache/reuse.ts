@@ -15,6 +15,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Rejection } from "../catalogue/stream/line.js";
+import { PharmafeedError } from "../errors.js";
 import type { MappingContext } from "../mapping/context.js";
 import type { ChannelRun } from "../pipeline/channel-run.js";
 import { mapInThread, type DispatchOptions } from "../pipeline/shard/dispatch.js";
@@ -111,10 +112,11 @@ export async function reuseRows(r: ReuseRun): Promise<{ reused: number; mapped: 
       } else {
         for (let i = 0; i < runs.length; i++) old[i]!.skip(entry.c[i] ?? null);
         const bytes = snapshot.line(entry.n);
-        if (bytes === undefined) throw new Error(`line ${entry.n + 1} of the snapshot is missing`);
+        if (bytes === undefined) throw new PharmafeedError("STORE_INVALID", `line ${entry.n + 1} of the snapshot is missing: run generate --source full`);
         const parsed = parseLine(bytes.toString("utf8"), entry.n + 1, entry.n);
-        if (!parsed.ok) r.reject(parsed.rejection);
-        else await mapInThread(parsed.product, entry.n, runs, context, r.explain);
+        // The same bytes parsed by the same code: only a damaged snapshot gets here.
+        if (!parsed.ok) throw new PharmafeedError("STORE_INVALID", `line ${entry.n + 1} of the snapshot no longer reads as the product ${entry.p.id}: run generate --source full`);
+        await mapInThread(parsed.product, entry.n, runs, context, r.explain);
         mapped++;
       }
       r.onProducts(reused + mapped);

@@ -17,7 +17,12 @@ export function describeSync(sync: NonNullable<Manifest["sync"]>): string {
       : sync.used === "delta"
         ? `delta merged into the snapshot at ${sync.syncedAt}` + (sync.delta ? ` (${sync.delta.changed ?? 0} changed, ${sync.delta.added ?? 0} new, ${sync.delta.removed ?? 0} removed)` : "")
         : `full read at ${sync.syncedAt}`;
-  return sync.fallback ? `${what}; ${sync.requested} asked for, but ${sync.fallback}` : what;
+  const described = sync.fallback ? `${what}; ${sync.requested} asked for, but ${sync.fallback}` : what;
+  // A refresh says how many products it copied from the last run's files (src/rowcache/), or why none.
+  const reuse = sync.used === "snapshot" ? sync.reuse : undefined;
+  if (!reuse) return described;
+  const n = (count: number) => count.toLocaleString("en");
+  return reuse.reason !== undefined ? `${described}; every product mapped (${reuse.reason})` : `${described}; ${n(reuse.reused)} products copied from the last run's files, ${n(reuse.mapped)} mapped`;
 }
 
 /**

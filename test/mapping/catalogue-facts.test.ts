@@ -92,6 +92,16 @@ describe("eligibility", () => {
     expect(check(overrides)).toEqual(expected);
   });
 
+  it("an official deletion to come is the clock's horizon (a reused row is right until then), one that came is not", () => {
+    const clock = new Clock(NOW);
+    const p = product({ officialDeletionAt: NOW + 86400 });
+    expect(eligibility(p, computeFacts(p, context()), settings, clock)).toEqual([]);
+    expect(clock.horizon).toBe(NOW + 86400);
+    const at = new Clock(NOW + 86400);
+    expect(eligibility(p, computeFacts(p, context()), settings, at).map((r) => r.code)).toEqual(["OFFICIALLY_DELETED"]);
+    expect(at.horizon).toBe(Infinity);
+  });
+
   it("channel opt-ins and bans", () => {
     expect(check({ prescription: true }, EligibilitySettings.parse({ allowPrescription: true }))).toEqual([]);
     const medicine = { catalogCategories: [{ id: "M", type: "medicine" }] };

@@ -27,6 +27,13 @@ describe("the source of a run, as shown", () => {
     );
   });
 
+  it("in the summary: how many products a refresh copied from the last run's files, or why it mapped them all", () => {
+    const sync = { requested: "snapshot", used: "snapshot", syncedAt: "2026-01-01T11:45:00.000Z", ageSeconds: 900 } as const;
+    expect(formatSummary(manifest({ ...sync, reuse: { reused: 77263, mapped: 778 } }))).toContain("no catalogue request; 77,263 products copied from the last run's files, 778 mapped");
+    expect(formatSummary(manifest({ ...sync, reuse: { reused: 0, mapped: 10, reason: "--no-reuse" } }))).toContain("no catalogue request; every product mapped (--no-reuse)");
+    expect(formatSummary(manifest({ requested: "full", used: "full", syncedAt: sync.syncedAt, ageSeconds: 0, reuse: { reused: 0, mapped: 10, reason: "the run reads the catalogue" } }))).not.toContain("mapped");
+  });
+
   it("on the status page: the source and the sync's age at the page's time, a fallback's reason apart", () => {
     const now = new Date("2026-01-01T12:30:00.000Z");
     expect(syncStatus({ requested: "snapshot", used: "snapshot", syncedAt: "2026-01-01T12:00:00.000Z", ageSeconds: 60 }, now)).toEqual({ text: "catalogue: snapshot, synced 30 min ago" });

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { OffersIndex, type Offer } from "../../src/mapping/offers-table.js";
+
+/** Every field of Offer with two values; `line` is the one a fingerprint leaves out. */
+const VALUES: { [K in keyof Required<Offer>]: [Offer[K], Offer[K]] } = {
+  line: [2, 3],
+  priceCents: [1299, 1399],
+  salePriceCents: [999, 899],
+  saleFrom: [1_750_000_000, 1_750_000_001],
+  saleUntil: [1_760_000_000, 1_760_000_001],
+  quantity: [4, 5],
+  availability: ["in_stock", "backorder"],
+  link: ["https://shop.example/a", "https://shop.example/b"],
+};
+
+const base = (): Offer => Object.fromEntries(Object.entries(VALUES).map(([k, [v]]) => [k, v])) as unknown as Offer;
+
+function fingerprintOf(offer: Offer, byGtin = false): string {
+  const index = OffersIndex.create();
+  index.add(offer, byGtin ? undefined : "P1", byGtin ? ["05400000000017"] : []);
+  return index.fingerprint("P1", ["05400000000017"]);
+}
+
+describe("OffersIndex.fingerprint (a refresh reuses a row while it is unchanged)", () => {
+  it("changes with every field mapping reads, and only the line number leaves it as it is", () => {
+    const before = fingerprintOf(base());
+    for (const [field, [, other]] of Object.entries(VALUES)) {
+      const changed = fingerprintOf({ ...base(), [field]: other });
+      if (field === "line") expect(changed, field).toBe(before);
+      else expect(changed, field).not.toBe(before);
+    }
+  });
+
+  it("tells a field that is absent from one that is set", () => {
+    const before = fingerprintOf(base());
+    for (const field of Object.keys(VALUES).filter((f) => f !== "line")) {
+      const { [field as keyof Offer]: _, ...without } = base();
+      expect(fingerprintOf(without as Offer), field).not.toBe(before);
+    }
+  });
+
+  it("finds the offer as mapping does: by id first, then by GTIN; none is the empty string", () => {
+    expect(fingerprintOf(base(), true)).toBe(fingerprintOf(base()));
+    const index = OffersIndex.create();
+    expect(index.fingerprint("P1", ["05400000000017"])).toBe("");
+    index.add({ line: 2, priceCents: 100 }, undefined, ["05400000000017"]);
+    index.add({ line: 3, priceCents: 200 }, "P1", []);
+    expect(index.fingerprint("P1", ["05400000000017"])).toContain("200|");
+    expect(index.fingerprint("P2", ["05400000000017"])).toContain("100|");
+  });
+});
