@@ -7,7 +7,7 @@
  * refreshed) does not.
  */
 import { execFileSync } from "node:child_process";
-import { appendFile, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
+import { appendFile, cp, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createCatalogue } from "../../src/sandbox/index.js";
@@ -224,6 +224,23 @@ describe("a refresh with a damaged cache maps everything", () => {
 });
 
 describe("runs in between", () => {
+  it("the explain index deleted: rows still reused, the index written again in full", async () => {
+    const pair = await fresh();
+    await both(pair, (dir) => rm(join(dir, "state", "explain.sqlite")));
+    await refreshPair(bench, pair, T1, ids);
+    await expectReused(pair.a);
+  });
+
+  it("the explain index of an older run put back: rows still reused, explain answers of this run", async () => {
+    const older = await prepare(bench, base, T0 + 1);
+    const pair = await pairOf(await prepare(bench, older, T0 + 2));
+    // The index of the run before the last one (its products are the same, its start time is not).
+    await both(pair, (dir) => cp(join(older, "state", "explain.sqlite"), join(dir, "state", "explain.sqlite")));
+    await bench.writeOffers(offers.map((o, i) => (i % 7 === 0 ? { ...o, price: "3.33" } : o)));
+    await refreshPair(bench, pair, T1, ids);
+    await expectReused(pair.a);
+  });
+
   it("a dry run with other offers does not disturb reuse", async () => {
     const pair = await fresh();
     await bench.writeOffers(offers.map((o) => ({ ...o, price: "99.99" })));
