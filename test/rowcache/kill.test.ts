@@ -79,6 +79,10 @@ describe("kill -9 during a refresh", () => {
     expect(whole.code, whole.stderr).toBe(0);
     const duration = performance.now() - started;
     expect((await reuseOf(out))?.reused).toBeGreaterThan(0);
+    // --no-reuse maps everything and says so.
+    const off = await startCli(["generate", "--config", bench.tree.configFile, "--source", "snapshot", "--workers", "0", "--no-reuse"], { env: sandboxEnv(bench.sandbox) }).done;
+    expect(off.code, off.stderr).toBe(0);
+    expect(await reuseOf(out)).toMatchObject({ reused: 0, reason: "--no-reuse" });
 
     const outcomes: string[] = [];
     const reuses: string[] = [];
