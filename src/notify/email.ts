@@ -2,7 +2,6 @@
  * E-mail notifier over SMTP with nodemailer (a maintained client: STARTTLS,
  * AUTH, timeouts). One message per alert, plain text.
  */
-import { createTransport } from "nodemailer";
 import { alertText } from "./alert.js";
 import type { Notifier } from "./notifier.js";
 import type { EmailSettings } from "./settings.js";
@@ -11,6 +10,8 @@ export function emailNotifier(settings: EmailSettings, timeoutMs: number): Notif
   return {
     name: `email ${settings.host}:${settings.port}`,
     async send(alert, signal) {
+      // Loaded by the first e-mail only (~14 MB resident): most runs send none, and a refresh's memory is counted.
+      const { createTransport } = await import("nodemailer");
       const transport = createTransport({
         host: settings.host,
         port: settings.port,

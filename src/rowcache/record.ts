@@ -6,7 +6,6 @@
  * is not committed.
  */
 import { mkdirSync } from "node:fs";
-import { stat } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import type { Rejection } from "../catalogue/stream/line.js";
 import type { ChannelOutcome, IndexProduct } from "../explain/entry.js";
@@ -16,7 +15,7 @@ import type { MappingContext } from "../mapping/context.js";
 import type { ChannelRun } from "../pipeline/channel-run.js";
 import type { ChannelEntry } from "../publish/manifest.js";
 import { channelFingerprint, codeFingerprint, referenceFingerprint } from "./fingerprint.js";
-import { entryOutcome, type FileIdentity, type OutputFile, rowsPath, RowsWriter, type TrailerChannel } from "./file.js";
+import { entryOutcome, fileIdentity, type OutputFile, rowsPath, RowsWriter, type TrailerChannel } from "./file.js";
 
 export interface RecordCommit {
   outputDir: string;
@@ -27,11 +26,6 @@ export interface RecordCommit {
   /** The snapshot whose line numbers the entries give (RunSource.generation). */
   generation: string | undefined;
   startedAt: string;
-}
-
-async function identity(file: string): Promise<FileIdentity> {
-  const s = await stat(file);
-  return { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
 }
 
 export class RowsRecorder implements ProductListener {
@@ -85,7 +79,7 @@ export class RowsRecorder implements ProductListener {
       const channels: TrailerChannel[] = [];
       for (const [i, run] of runs.entries()) {
         const files = run.layoutOfFiles;
-        const output = async (file: string, header: number): Promise<OutputFile> => ({ file: relative(outputDir, file), header, identity: await identity(file) });
+        const output = async (file: string, header: number): Promise<OutputFile> => ({ file: relative(outputDir, file), header, identity: await fileIdentity(file) });
         const published = entries[i]?.published === true;
         channels.push({
           name: run.channel.name,

@@ -12,7 +12,6 @@
  *
  * The files come out byte for byte as a run that maps everything (test/rowcache/).
  */
-import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Rejection } from "../catalogue/stream/line.js";
 import { PharmafeedError } from "../errors.js";
@@ -22,7 +21,7 @@ import { mapInThread, type DispatchOptions } from "../pipeline/shard/dispatch.js
 import { parseLine } from "../pipeline/shard/shard.js";
 import type { Snapshot } from "../snapshot/store.js";
 import { channelFingerprint, codeFingerprint, referenceFingerprint } from "./fingerprint.js";
-import { type FileIdentity, RowsReader, rowsPath, type Trailer } from "./file.js";
+import { fileIdentity, RowsReader, rowsPath, sameIdentity, type Trailer } from "./file.js";
 import { OldOutputs } from "./old-outputs.js";
 
 export interface ReuseCheck {
@@ -33,16 +32,6 @@ export interface ReuseCheck {
   snapshot: Snapshot | undefined;
 }
 
-const same = (a: FileIdentity, b: FileIdentity) => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
-
-async function identity(file: string): Promise<FileIdentity | undefined> {
-  try {
-    const s = await stat(file);
-    return { size: s.size, mtimeMs: s.mtimeMs, ino: s.ino };
-  } catch {
-    return undefined;
-  }
-}
 
 /** The rows to reuse, or why the run maps every product. */
 export async function planReuse(check: ReuseCheck): Promise<{ reader: RowsReader } | { reason: string }> {
@@ -72,8 +61,8 @@ async function mismatch(trailer: Trailer, { runs, context, outputDir }: ReuseChe
     if (last.fingerprint !== channelFingerprint(run.spec, run.channel.gzip)) return `${name}'s settings or layout changed since the last run`;
     if (!last.outputs) return `${name}'s last file was not published`;
     for (const file of [last.outputs.feed, last.outputs.report, last.outputs.warnings]) {
-      const now = await identity(join(outputDir, file.file));
-      if (!now || !same(now, file.identity)) return `${name}: ${file.file} is not the file the last run wrote (edited, replaced or removed)`;
+      const now = await fileIdentity(join(outputDir, file.file)).catch(() => undefined);
+      if (!now || !sameIdentity(now, file.identity)) return `${name}: ${file.file} is not the file the last run wrote (edited, replaced or removed)`;
     }
   }
   return undefined;
