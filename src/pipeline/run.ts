@@ -236,7 +236,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     };
     const streamStarted = performance.now();
     const plan =
-      options.reuse === false ? { reason: "--no-reuse" } : !explain ? { reason: "a dry run maps every product" } : await planReuse({ outputDir, runs, context, snapshot: source.readSnapshot });
+      options.reuse === false ? { reason: "--no-reuse" } : !explain ? { reason: "a dry run, or a run whose explain index could not be started, maps every product" } : await planReuse({ outputDir, runs, context, snapshot: source.readSnapshot });
     let workers = 0;
     if ("reader" in plan) {
       // The same products in the same order as the last run: its explain index, with new outcomes.

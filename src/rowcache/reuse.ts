@@ -96,9 +96,7 @@ export async function reuseRows(r: ReuseRun): Promise<{ reused: number; mapped: 
       if (offer === entry.o && (entry.u === undefined || context.clock.now < entry.u) && entry.c.length === runs.length && !entry.c.includes(null)) {
         r.explain?.product(entry.p, entry.n, entry.u ?? Infinity, text);
         for (let i = 0; i < runs.length; i++) {
-          const outcome = entry.c[i];
-          if (outcome === null || outcome === undefined) continue;
-          const pending = runs[i]!.addCopied(outcome, old[i]!);
+          const pending = runs[i]!.addCopied(entry.c[i]!, old[i]!);
           if (pending) await pending;
         }
         reused++;
