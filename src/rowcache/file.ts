@@ -155,10 +155,6 @@ export class RowsWriter {
     this.products++;
   }
 
-  get count(): number {
-    return this.products;
-  }
-
   private write(text: string): void {
     // A UTF-16 unit never takes more than 3 bytes in UTF-8.
     const need = text.length * 3 + 1;
