@@ -68,6 +68,7 @@ const hook =
         channel: (i: number): ChannelSink => ({
           item: (offset, bytes, warnings, fallbacks, copy) => void (line!.outcomes[i] = packOutcome({ kind: "item", offset, bytes, warnings, fallbacks, ...copy })),
           excluded: (reasons, reportBytes) => void (line!.outcomes[i] = packOutcome({ kind: "excluded", reasons, reportBytes })),
+          copied: (packed) => void (line!.outcomes[i] = packed),
           failed: () => undefined,
         }),
         commit: async () => {

@@ -17,13 +17,15 @@ import { dirname } from "node:path";
 import type { Logger } from "../log.js";
 import type { ChannelEntry } from "../publish/manifest.js";
 import type { Reason } from "../mapping/reasons.js";
-import { type ChannelOutcome, type IndexProduct, type ItemCopy, packOutcome } from "./entry.js";
+import { type ChannelOutcome, type IndexProduct, type ItemCopy, packOutcome, type PackedOutcome } from "./entry.js";
 import { explainFile, ExplainIndexWriter } from "./store.js";
 
 /** What a ChannelRun tells the index. */
 export interface ChannelSink {
   item(offset: number, bytes: number, warnings: readonly Reason<string>[], fallbacks: Record<string, string>, copy: ItemCopy): void;
   excluded(reasons: readonly Reason<string>[], reportBytes: number): void;
+  /** A product whose lines a refresh copied (src/rowcache/): its outcome already packed as the index keeps it. */
+  copied(packed: PackedOutcome): void;
   failed(): void;
 }
 
@@ -40,6 +42,8 @@ interface Pending {
   until: number;
   recorded: string | undefined;
   outcomes: (ChannelOutcome | undefined)[];
+  /** Outcomes of copied lines, packed already (a refresh's product gives these, and `recorded`). */
+  packed?: (PackedOutcome | undefined)[];
   /** Channels still to speak, plus one until the product is closed (its horizon known). */
   waiting: number;
 }
@@ -124,6 +128,7 @@ export class ExplainHook {
     return {
       item: (offset, bytes, warnings, fallbacks, copy) => this.speak(index, { kind: "item", offset, bytes, warnings, fallbacks, ...copy }),
       excluded: (reasons, reportBytes) => this.speak(index, { kind: "excluded", reasons, reportBytes }),
+      copied: (packed) => this.speak(index, undefined, packed),
       failed: () => {
         if (this.dead[index]) return;
         this.dead[index] = true;
@@ -133,11 +138,12 @@ export class ExplainHook {
     };
   }
 
-  private speak(index: number, outcome: ChannelOutcome): void {
+  private speak(index: number, outcome: ChannelOutcome | undefined, packed?: PackedOutcome): void {
     if (this.dead[index]) return;
     const entry = this.pending[this.cursor[index]!++ - this.base];
     if (!entry) return;
     entry.outcomes[index] = outcome;
+    if (packed !== undefined) (entry.packed ??= new Array<PackedOutcome | undefined>(this.channels))[index] = packed;
     entry.waiting--;
     this.drain();
   }
@@ -150,7 +156,8 @@ export class ExplainHook {
       this.listener?.add(entry.product, entry.ordinal, entry.until, entry.outcomes, entry.recorded);
       if (this.failure) continue;
       try {
-        this.writer.add(entry.product, entry.outcomes.map(packOutcome));
+        const { packed } = entry;
+        this.writer.add(entry.product, entry.outcomes.map((outcome, i) => packed?.[i] ?? packOutcome(outcome)));
       } catch (error) {
         this.failure = error as Error;
         this.logger.warn("explain index not written", { error: this.failure.message });

@@ -59,10 +59,10 @@ function countMarks(marks: readonly number[], counts: number[]): number[] {
   return mask;
 }
 
-/** Adds a reused row's mask to the counts. */
-export function addMask(mask: readonly number[], counts: number[]): void {
+/** Adds `times` rows of this mask to the counts. */
+export function addMask(mask: readonly number[], counts: number[], times = 1): void {
   for (let w = 0; w < mask.length; w++) {
-    for (let bits = mask[w]!, i = 0; bits !== 0; bits >>>= 1, i++) if (bits & 1) counts[31 * w + i] = (counts[31 * w + i] ?? 0) + 1;
+    for (let bits = mask[w]!, i = 0; bits !== 0; bits >>>= 1, i++) if (bits & 1) counts[31 * w + i] = (counts[31 * w + i] ?? 0) + times;
   }
 }
 
@@ -155,6 +155,19 @@ export class ChannelMapper {
     return exclusionLine(this.reportLine, who, reasons, this.compiled.settings);
   }
 
+  /**
+   * The masks of copied rows, counted by mask and added to the tally once (settledTally()): most rows
+   * of a channel fill the same columns, and a refresh copies some 1.7 million rows.
+   */
+  private readonly copiedMasks = new Map<number | string, { mask: readonly number[]; rows: number }>();
+
+  /** The tally, with the copied rows' masks added. */
+  settledTally(): Tally {
+    for (const { mask, rows } of this.copiedMasks.values()) addMask(mask, this.tally.filled, rows);
+    this.copiedMasks.clear();
+    return this.tally;
+  }
+
   /** Counts a product whose row or report line a refresh copied (src/rowcache/) as exclusion() or row() counted it. */
   countCopied(outcome: Exclude<EntryOutcome, null>): void {
     if ("r" in outcome) {
@@ -165,7 +178,12 @@ export class ChannelMapper {
     }
     for (const [code] of outcome.w ?? []) bump(this.tally.warnings, code);
     for (const field in outcome.f) bump(this.tally.fallbacks, `${field}:${outcome.f[field]}`);
-    if (outcome.m) addMask(outcome.m, this.tally.filled);
+    if (outcome.m) {
+      const key = outcome.m.length === 1 ? outcome.m[0]! : outcome.m.join(",");
+      const seen = this.copiedMasks.get(key);
+      if (seen) seen.rows++;
+      else this.copiedMasks.set(key, { mask: outcome.m, rows: 1 });
+    }
     this.tally.items++;
   }
 

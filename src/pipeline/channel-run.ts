@@ -31,7 +31,6 @@ import type { PartOutcome } from "../explain/entry.js";
 import type { ChannelSink } from "../explain/run-hook.js";
 import type { EntryOutcome } from "../rowcache/file.js";
 import type { OldOutputs } from "../rowcache/old-outputs.js";
-import { unpackReasons } from "../explain/entry.js";
 
 /** A product of an image-processing channel, waiting in the FIFO for its images. */
 type PendingRow =
@@ -154,15 +153,16 @@ export class ChannelRun {
     if (this.failure) return undefined;
     try {
       this.mapper.countCopied(outcome);
+      // The explain index's packed form straight from the recorded one (packOutcome's shape and key order).
       if ("r" in outcome) {
-        this.explain?.excluded(unpackReasons(outcome.r), outcome.rb);
+        this.explain?.copied({ r: outcome.r });
         return this.guard(this.report.addBytes(old.reportLine(outcome.rb)));
       }
       if (outcome.wb) this.guard(this.warningsReport.addBytes(old.warningLines(outcome.wb)));
       const row = old.row(outcome.l);
       if (this.sample.length < SAMPLE_ROWS) this.sample.push(row.toString("utf8"));
       const offset = this.written + (this.rows > 0 ? this.separatorBytes : 0);
-      this.explain?.item(offset, outcome.l, unpackReasons(outcome.w ?? []), outcome.f ?? {}, { warningBytes: outcome.wb ?? 0, mask: outcome.m ?? [] });
+      this.explain?.copied({ o: offset, l: outcome.l, ...(outcome.w ? { w: outcome.w } : {}), ...(outcome.f ? { f: outcome.f } : {}) });
       this.written = offset + outcome.l;
       if (this.rows++ > 0 && this.separatorBytes > 0) this.guard(this.out.write(this.mapper.writer.separator));
       return this.guard(this.out.writeBytes(row));
@@ -290,7 +290,7 @@ export class ChannelRun {
   async finish(options: FinishOptions): Promise<ChannelEntry> {
     // Rows still waiting for images belong to this run's file.
     await this.processing?.queue.drain();
-    const tally = this.mapper.tally;
+    const tally = this.mapper.settledTally();
     const base = {
       name: this.channel.name,
       preset: this.channel.preset.name,
