@@ -28,7 +28,8 @@ function channel(c: ChannelAnswer): string[] {
 function product(p: ProductAnswer): string {
   const facts = [p.gtin ? `GTIN ${p.gtin}` : "", p.cip13 ? `CIP13 ${p.cip13}` : "", p.brand ? `brand ${p.brand}` : ""].filter((x) => x !== "");
   const head = `${p.id}${p.name ? `  ${p.name}` : ""}${facts.length > 0 ? `  (${facts.join(", ")})` : ""}`;
-  return [head, ...p.channels.flatMap(channel).map((l) => `  ${l}`)].join("\n");
+  // A row's lines are one element: indented line by line, not only its first.
+  return [head, ...p.channels.flatMap(channel).flatMap((l) => l.split("\n")).map((l) => `  ${l}`)].join("\n");
 }
 
 export function renderExplain(answer: ExplainAnswer): string {
