@@ -18,7 +18,7 @@
  *   --node-flags "..."   node flags of the generate process only, e.g. "--max-semi-space-size=4"
  *                        (README, Memory); the baseline and the sandbox keep node's defaults
  */
-import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,12 +26,8 @@ import { fileURLToPath } from "node:url";
 import { once } from "node:events";
 import { PRESET_NAMES } from "../src/presets/index.js";
 import { DEMO_KEY } from "../src/sandbox/index.js";
+import { flag, message, startChild } from "./common.js";
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
 const PRODUCTS = Number(flag("products", "100000"));
 const RUNS = Number(flag("runs", "3"));
 const MEMORY = flag("memory", "10000,100000").split(",").map(Number).filter((n) => n > 0); // "--memory none": no memory runs
@@ -41,19 +37,8 @@ const NODE_FLAGS = flag("node-flags", "").split(" ").filter((f) => f !== "");
 const SEED = 1;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
-function start(script: string, argv: string[]): ChildProcess {
-  return fork(here(script), argv, { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-}
-
-function message<T>(child: ChildProcess): Promise<T> {
-  return new Promise((resolve, reject) => {
-    child.once("message", (m) => resolve(m as T));
-    child.once("exit", (code) => reject(new Error(`child exited with ${code}`)));
-  });
-}
-
 async function withSandbox<T>(products: number, body: (url: string) => Promise<T>): Promise<T> {
-  const sandbox = start("./sandbox-child.ts", ["sandbox", String(products), String(SEED)]);
+  const sandbox = startChild("./sandbox-child.ts", ["sandbox", String(products), String(SEED)]);
   try {
     const { url } = await message<{ url: string }>(sandbox);
     return await body(url);
@@ -77,7 +62,7 @@ const CHANNELS = PRESET_NAMES.flatMap((preset) => [`${preset}-fr`, `${preset}-nl
 
 /** The built CLI over a config written by the child script (every preset in fr and nl), on its first `outputs` channels. */
 async function generateCli(url: string, dir: string, outputs: number): Promise<Sample> {
-  await message(start("./generate-child.ts", ["config", url, dir]));
+  await message(startChild("./generate-child.ts", ["config", url, dir]));
   const only = outputs < CHANNELS.length ? CHANNELS.slice(0, outputs).flatMap((name) => ["--channel", name]) : [];
   const args = [...NODE_FLAGS, join(root, "dist/cli.js"), "generate", "--config", join(dir, "pharmafeed.json"), "--force", "--log-format", "json", ...only, ...(WORKERS ? ["--workers", WORKERS] : [])];
   const started = performance.now();
@@ -100,7 +85,7 @@ async function measure(mode: "generate" | "baseline", url: string, outputs = CHA
   const dir = await mkdtemp(join(tmpdir(), "pharmafeed-bench-"));
   try {
     if (mode === "generate") return await generateCli(url, dir, outputs);
-    return await message<Sample>(start("./generate-child.ts", [mode, url, dir]));
+    return await message<Sample>(startChild("./generate-child.ts", [mode, url, dir]));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -27,12 +27,8 @@ import { loadConfig } from "../src/config/load.js";
 import { ImageRunOptions } from "../src/images/options.js";
 import { silentLogger } from "../src/log.js";
 import { runGenerate } from "../src/pipeline/run.js";
+import { flag } from "./common.js";
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
 const IMAGES = Number(flag("images", "500"));
 const RUNS = Number(flag("runs", "3"));
 const SEED = 1;

@@ -14,7 +14,7 @@
  * one (root on cgroup v1 or v2, as on the CI machine); the goals are printed
  * beside the figures: +60 MB at 200,000 rows, finishing under 512 MB at 2,000,000.
  */
-import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createWriteStream, existsSync, mkdirSync, rmdirSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -23,12 +23,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEMO_KEY } from "../src/sandbox/index.js";
 import { makeMemoryCgroup } from "../test/e2e/cgroup.js";
+import { flag, startChild } from "./common.js";
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
 const ROWS = flag("rows", "200000,2000000").split(",").map(Number);
 const RUNS = Number(flag("runs", "3"));
 const PRODUCTS = Number(flag("products", "2000"));
@@ -107,16 +103,12 @@ function benchEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function start(script: string, argv: string[]): ChildProcess {
-  return fork(here(script), argv, { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => Math.round(n).toLocaleString("en");
 
 execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
 const work = await mkdtemp(join(tmpdir(), "pharmafeed-bench-offers-"));
-const sandbox = start("./sandbox-child.ts", ["sandbox", String(PRODUCTS), "1"]);
+const sandbox = startChild("./sandbox-child.ts", ["sandbox", String(PRODUCTS), "1"]);
 try {
   const { url } = await new Promise<{ url: string }>((resolve) => sandbox.once("message", (m) => resolve(m as { url: string })));
   const configs = new Map<number, string>();

@@ -13,7 +13,7 @@
  *
  * Goals: refresh <= 10 s, peak RSS < 200 MB; delta bytes <= 2 % of a full stream's.
  */
-import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -27,12 +27,8 @@ import { CATALOGUE_NOW } from "../src/sandbox/generate/clock.js";
 import { createCatalogue, DEMO_KEY, startSandbox } from "../src/sandbox/index.js";
 import { rowsPath } from "../src/rowcache/file.js";
 import { snapshotPath } from "../src/snapshot/store.js";
+import { flag, hasFlag, message, startChild } from "./common.js";
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
 const PRODUCTS = Number(flag("products", "100000"));
 const RUNS = Number(flag("runs", "3"));
 const DELTA_PRODUCTS = Number(flag("delta-products", "20000"));
@@ -40,17 +36,6 @@ const WORKERS = flag("workers", "");
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const root = here("../");
 const env = { ...process.env, BENCH_KEY_ID: DEMO_KEY.id, BENCH_KEY_SECRET: DEMO_KEY.secret };
-
-function start(script: string, argv: string[]): ChildProcess {
-  return fork(here(script), argv, { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-}
-
-function message<T>(child: ChildProcess): Promise<T> {
-  return new Promise((resolve, reject) => {
-    child.once("message", (m) => resolve(m as T));
-    child.once("exit", (code) => reject(new Error(`child exited with ${code}`)));
-  });
-}
 
 interface Sample {
   seconds: number;
@@ -103,11 +88,11 @@ async function writeOffers(file: string, round: number): Promise<void> {
 
 // 1. Refresh from the snapshot, after 1 % of the offers changed, beside today's full run and a refresh that maps every product.
 {
-  const sandbox = start("./sandbox-child.ts", ["sandbox", String(PRODUCTS), "1"]);
+  const sandbox = startChild("./sandbox-child.ts", ["sandbox", String(PRODUCTS), "1"]);
   const dir = await mkdtemp(join(tmpdir(), "pharmafeed-refresh-"));
   try {
     const { url } = await message<{ url: string }>(sandbox);
-    await message(start("./generate-child.ts", ["config", url, dir]));
+    await message(startChild("./generate-child.ts", ["config", url, dir]));
     const configFile = join(dir, "pharmafeed.json");
     const config = JSON.parse(await readFile(configFile, "utf8")) as Record<string, unknown>;
     await writeFile(configFile, JSON.stringify({ ...config, offers: { file: "offers.csv" } }));
@@ -140,7 +125,7 @@ async function writeOffers(file: string, round: number): Promise<void> {
 }
 
 // 2. A delta of about 1 % changed products, beside a full stream's bytes.
-if (!args.includes("--skip-delta")) {
+if (!hasFlag("skip-delta")) {
   const HOUR = 3600;
   const t0 = CATALOGUE_NOW + HOUR;
   const hours = 4;
@@ -148,7 +133,7 @@ if (!args.includes("--skip-delta")) {
   const sandbox = await startSandbox({ products: DELTA_PRODUCTS, seed: 1, rateLimit: 1_000_000, changes: { perHour: 0.0018, newPerHour: DELTA_PRODUCTS / 100_000, since: CATALOGUE_NOW, at: t0 } });
   const dir = await mkdtemp(join(tmpdir(), "pharmafeed-delta-"));
   try {
-    await message(start("./generate-child.ts", ["config", sandbox.url, dir]));
+    await message(startChild("./generate-child.ts", ["config", sandbox.url, dir]));
     const config = await loadConfig(join(dir, "pharmafeed.json"), { env });
     const at = (t: number) => new Date(t * 1000);
     await runGenerate({ config, logger: silentLogger, now: at(t0), force: true });

@@ -20,12 +20,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Pool } from "undici";
 import type { Manifest } from "../src/publish/manifest.js";
+import { flag } from "./common.js";
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
-};
 const SIZE_MB = Number(flag("size-mb", "100"));
 const CONNECTIONS = Number(flag("connections", "50"));
 const SECONDS = Number(flag("seconds", "5"));
