@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   "NO_INDEX",
   "OFFERS_REFUSED",
   "UNSAFE_PATH",
+  /** Every channel was published, but the run could not do something else (manifest.problems). */
+  "RUN_DEGRADED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -67,6 +69,8 @@ export const EXIT = {
   LOCK: 6,
   /** The offers file was refused (unreadable header, too few rows accepted, far fewer than the last run). */
   OFFERS: 7,
+  /** The feeds were published, but something beside them failed (kept state, a served feed dropped, a destination): manifest.problems. */
+  DEGRADED: 8,
   /** 128 + SIGINT, as shells report a run stopped by Ctrl-C or SIGTERM. */
   INTERRUPTED: 130,
 } as const;
@@ -93,6 +97,8 @@ export function exitCodeFor(error: unknown): number {
       return EXIT.LOCK;
     case "OFFERS_REFUSED":
       return EXIT.OFFERS;
+    case "RUN_DEGRADED":
+      return EXIT.DEGRADED;
     case "INTERRUPTED":
       return EXIT.INTERRUPTED;
     default:

@@ -71,6 +71,10 @@ export function runOutcome({ manifest }: GenerateResult): void {
   if (gated.length > 0) {
     throw new PharmafeedError("GATE_TRIPPED", `not published, previous file kept: ${gated.map((c) => `${c.name} (${String(c.published)})`).join("; ")}`);
   }
+  const problems = manifest.problems ?? [];
+  if (problems.length > 0) {
+    throw new PharmafeedError("RUN_DEGRADED", `every feed was published, but: ${problems.map((p) => (p.channel ? `${p.channel}: ${p.reason}` : p.reason)).join("; ")}`);
+  }
 }
 
 /** Aborts the run on SIGINT/SIGTERM so that temporary files are removed and the lock released. */

@@ -35,6 +35,8 @@ function eventOf(errorCode: string): AlertEvent {
       return "channel-failed";
     case "OFFERS_REFUSED":
       return "offers-refused";
+    case "RUN_DEGRADED":
+      return "run-degraded";
     default:
       return "run-failed";
   }
@@ -50,6 +52,9 @@ const NEXT: Record<AlertEvent, string> = {
   "offers-refused":
     "Nothing was published; the previous feeds stay online with their old prices and stock. Fix the offers file at the lines the log and " +
     "reports/_offers.csv name (header, key column, format), then run `pharmafeed generate` again (`--force` publishes anyway).",
+  "run-degraded":
+    "The feeds were published. Read what failed below (kept state, a destination, a served feed the config no longer names) and the run's log; " +
+    "the next run tries again.",
   "run-failed":
     "Nothing of this run was published; the previous feeds stay online. Read the error below and the run's log: for a source error check the " +
     "catalogue's base URL, credentials and service status. The next scheduled run tries again, or run `pharmafeed generate` by hand.",
@@ -62,6 +67,7 @@ const TITLE: Record<AlertEvent, string> = {
   "gate-tripped": "publish gate tripped: feeds not updated",
   "channel-failed": "a channel failed: feed not updated",
   "offers-refused": "offers file refused: nothing published",
+  "run-degraded": "feeds published, but something else failed",
   "run-failed": "the feed run failed: nothing published",
   "feeds-stale": "feeds are stale",
 };
@@ -86,7 +92,10 @@ export function runAlert(input: {
 }): Alert {
   const event = eventOf(input.error.code);
   const channels = input.manifest
-    ? unpublishedOf(input.manifest.channels).map((u) => ({ name: u.channel, reason: u.reason }))
+    ? [
+        ...unpublishedOf(input.manifest.channels).map((u) => ({ name: u.channel, reason: u.reason })),
+        ...(input.manifest.problems ?? []).map((p) => ({ name: p.channel ?? "run", reason: p.reason })),
+      ]
     : input.channels.map((name) => ({ name, reason: `not run: ${input.error.code}` }));
   return {
     ...base(event, input.shop, input.statusUrl, input.now ?? new Date()),

@@ -29,7 +29,7 @@ import { acquireLock, LOCK_FILE } from "../publish/lock.js";
 import { crashPoint } from "../publish/crash-point.js";
 import { ensureRealDir } from "../publish/safe-path.js";
 import { JournalWriter, rollForward } from "../publish/journal.js";
-import { type ChannelEntry, HISTORY_DIR, type Manifest, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
+import { type ChannelEntry, HISTORY_DIR, type Manifest, type Problem, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
 import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
 import { ChannelRun } from "./channel-run.js";
 import { preparePreview, writePreviewManifest } from "../publish/preview.js";
@@ -286,12 +286,15 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const kept = (previous?.channels ?? []).filter((c) => !ran.has(c.name) && config.channelNames.includes(c.name));
 
     const stats = stream.stats;
+    // What else went wrong, beside the channels (publish/manifest.ts Problem): each part of the run adds its own.
+    const problems: Problem[] = [];
     const unpublished = unpublishedOf(entries);
     const manifest: Manifest = {
       version: 1,
       startedAt: started.toISOString(),
       endedAt: new Date().toISOString(),
-      status: runStatusOf(entries),
+      status: runStatusOf(entries, problems),
+      ...(problems.length > 0 ? { problems } : {}),
       unpublished,
       source: {
         total: stream.total ?? 0,

@@ -66,6 +66,20 @@ export type RunStatus = z.infer<typeof RunStatus>;
 export const Unpublished = z.object({ channel: z.string(), kind: z.enum(["gate", "failed", "other"]), reason: z.string() });
 export type Unpublished = z.infer<typeof Unpublished>;
 
+/**
+ * Something a run could not do that is not a channel left unpublished: kept state not written or not
+ * usable, a served feed the config no longer names, a destination that failed, ... The feeds may all
+ * be published, yet the run is degraded (run-state.ts) and every surface says why. `kind` groups them
+ * (each part of the run that can report one adds its kind here); `code` is stable, `reason` is words.
+ */
+export const Problem = z.object({
+  kind: z.enum(["state", "served", "destination", "merchant"]),
+  code: z.string(),
+  channel: z.string().optional(),
+  reason: z.string(),
+});
+export type Problem = z.infer<typeof Problem>;
+
 export const Manifest = z.object({
   version: z.literal(1),
   startedAt: z.string(),
@@ -73,6 +87,8 @@ export const Manifest = z.object({
   status: RunStatus,
   /** Channels of this run that were not published (empty or absent when status is ok). */
   unpublished: z.array(Unpublished).optional(),
+  /** What the run could not do beyond its channels (see Problem); any of them makes an ok run degraded. */
+  problems: z.array(Problem).optional(),
   /** Why the whole run failed (source, interruption...), with the error code of the CLI. */
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   source: z.object({

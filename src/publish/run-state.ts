@@ -6,7 +6,7 @@
  *   entries of a run ─> runStatusOf / unpublishedOf ─> manifest.status, .unpublished
  *   manifest + clock ─> runState ─> ok | degraded | stale | no-run
  */
-import type { ChannelEntry, Manifest, RunStatus, Unpublished } from "./manifest.js";
+import type { ChannelEntry, Manifest, Problem, RunStatus, Unpublished } from "./manifest.js";
 
 /** Default of `serve.maxFeedAgeHours`: a nightly run plus a day's margin for one missed night. */
 export const DEFAULT_MAX_FEED_AGE_HOURS = 36;
@@ -30,10 +30,13 @@ export function unpublishedOf(entries: readonly ChannelEntry[]): Unpublished[] {
   return entries.flatMap((e) => (publishes(e) || e.published === true ? [] : [{ channel: e.name, kind: kindOf(e.published), reason: e.published }]));
 }
 
-/** ok: every channel run was published; failed: none was (or no channel ran); degraded otherwise. */
-export function runStatusOf(entries: readonly ChannelEntry[]): RunStatus {
+/**
+ * ok: every channel run was published and nothing else went wrong; failed: none was (or no channel
+ * ran); degraded otherwise (a channel left out, or a problem beside the channels, see Problem).
+ */
+export function runStatusOf(entries: readonly ChannelEntry[], problems: readonly Problem[] = []): RunStatus {
   const published = entries.filter(publishes).length;
-  if (entries.length > 0 && published === entries.length) return "ok";
+  if (entries.length > 0 && published === entries.length) return problems.length > 0 ? "degraded" : "ok";
   return published === 0 ? "failed" : "degraded";
 }
 
@@ -57,6 +60,8 @@ export interface RunState {
   newestFeedAgeHours?: number;
   maxFeedAgeHours: number;
   unpublished: Unpublished[];
+  /** What else the last run could not do (manifest.problems). */
+  problems: Problem[];
   error?: { code: string; message: string };
   /** One sentence for a person (status page header, alert text). */
   summary: string;
@@ -74,23 +79,25 @@ function newestLive(manifest: Manifest): string | undefined {
 function describe(status: HealthStatus, manifest: Manifest, unpublished: readonly Unpublished[], ageHours: number | undefined, maxAgeHours: number): string {
   const ran = manifest.channels.length;
   const listed = unpublished.map((u) => `${u.channel} (${u.reason})`).join("; ");
+  const problems = manifest.problems ?? [];
   const runPart =
-    manifest.status === "ok"
+    manifest.status !== "failed" && unpublished.length === 0
       ? `the last run published all ${ran} feed${ran === 1 ? "" : "s"}`
       : manifest.error
         ? `the last run failed: ${manifest.error.code}: ${manifest.error.message}`
         : `the last run left ${unpublished.length} feed${unpublished.length === 1 ? "" : "s"} unpublished: ${listed}`;
+  const problemPart = problems.length === 0 ? "" : `; ${problems.map((p) => (p.channel ? `${p.channel}: ${p.reason}` : p.reason)).join("; ")}`;
   if (status === "stale") {
     const age = ageHours === undefined ? "no feed is online" : `the newest feed is ${ageHours.toFixed(1)} h old (more than ${maxAgeHours} h)`;
-    return `Stale: ${age}; ${runPart}.`;
+    return `Stale: ${age}; ${runPart}${problemPart}.`;
   }
-  return `${status === "ok" ? "OK" : "Degraded"}: ${runPart}.`;
+  return `${status === "ok" ? "OK" : "Degraded"}: ${runPart}${problemPart}.`;
 }
 
 /** What the last run and the age of the feeds mean now; healthz, /monitor and the status page all use it. */
 export function runState(manifest: Manifest | undefined, now: Date, maxAgeHours: number = DEFAULT_MAX_FEED_AGE_HOURS): RunState {
   if (!manifest) {
-    return { status: "no-run", alert: true, maxFeedAgeHours: maxAgeHours, unpublished: [], summary: "No run yet: run pharmafeed generate." };
+    return { status: "no-run", alert: true, maxFeedAgeHours: maxAgeHours, unpublished: [], problems: [], summary: "No run yet: run pharmafeed generate." };
   }
   const unpublished = manifest.unpublished ?? unpublishedOf(manifest.channels);
   const newestFeedAt = newestLive(manifest);
@@ -105,6 +112,7 @@ export function runState(manifest: Manifest | undefined, now: Date, maxAgeHours:
     ...(newestFeedAt === undefined ? {} : { newestFeedAt, newestFeedAgeHours: ageHours }),
     maxFeedAgeHours: maxAgeHours,
     unpublished,
+    problems: manifest.problems ?? [],
     ...(manifest.error ? { error: manifest.error } : {}),
     summary: describe(status, manifest, unpublished, ageHours, maxAgeHours),
   };

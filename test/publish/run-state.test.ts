@@ -34,6 +34,17 @@ describe("runStatusOf and unpublishedOf", () => {
     ]);
   });
 
+  it("a run that published every channel but reports a problem beside them is degraded, and every surface says why", () => {
+    const problems = [{ kind: "state" as const, code: "STATE_NOT_WRITTEN", reason: "the snapshot was not written: disk full" }];
+    expect(runStatusOf([entry("a", true)], problems)).toBe("degraded");
+    expect(runStatusOf([entry("a", "failed: x")], problems)).toBe("failed");
+    const m = manifest([entry("a", true)], { status: "degraded", problems });
+    const state = runState(m, NOW);
+    expect(state.status).toBe("degraded");
+    expect(state.problems).toEqual(problems);
+    expect(state.summary).toBe("Degraded: the last run published all 1 feed; the snapshot was not written: disk full.");
+  });
+
   it("reads a manifest of an older version's 'partial' as degraded", () => {
     expect(Manifest.parse({ ...manifest([entry("a", true)]), status: "partial" }).status).toBe("degraded");
   });

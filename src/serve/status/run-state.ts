@@ -32,7 +32,7 @@ export function runState(manifest: Manifest | undefined, now: Date, maxAgeHours:
     health.status === "no-run" ? "none" : failed && health.newestFeedAt === undefined ? "failed" : health.status === "stale" ? "stale" : failed ? "failed" : health.status;
   return {
     state,
-    why: health.unpublished.map((u) => ({ channel: u.channel, why: u.reason })),
+    why: [...health.unpublished.map((u) => ({ channel: u.channel, why: u.reason })), ...health.problems.map((p) => ({ channel: p.channel ?? "", why: p.reason }))],
     newestFeedAt: health.newestFeedAt,
     summary: health.summary,
   };
