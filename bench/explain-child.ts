@@ -103,7 +103,7 @@ for (let i = 0; i < products; i++) {
 }
 const loopPeakMb = peakMb();
 const entries = CHANNELS.map((name, c) => ({ name, file: `${name}.xml`, locale: name.endsWith("nl") ? "nl" : "fr", format: "xml", published: true, bytes: offsets[c] })) as unknown as ChannelEntry[];
-await hook.commit(new Date().toISOString(), entries);
+await hook.commit(dir, new Date().toISOString(), entries);
 const writeMs = performance.now() - started;
 const writePeakMb = peakMb();
 const file = mode === "ndjson" ? ndjsonFile : explainFile(dir);

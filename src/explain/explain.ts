@@ -3,6 +3,8 @@
  *
  *   query ─> id? ─> code (GTIN any width, CIP13)? ─> words in the names?   (the run's index)
  *     └─ an id or code the last run never received ─> one catalogue request ─> source filter judged
+ *   per channel: a row is read only from the very file the index was written for (freshness.ts);
+ *   for a channel whose served file is another one, the answer comes from its report instead.
  *
  * The answer is plain data (printed as JSON with --json, or by render.ts).
  */
@@ -10,7 +12,9 @@ import type { Product } from "../catalogue/schemas/product.js";
 import { fallbackDetail, reasonDetail } from "../mapping/reason-details.js";
 import { ChannelMapping } from "../mapping/settings.js";
 import { unpackOutcome } from "./entry.js";
+import { type IndexFreshness, indexFreshness } from "./freshness.js";
 import { readRow } from "./read-row.js";
+import { lookUpReport, type ReportedExclusion } from "./report-lookup.js";
 import { judgeSourceFilter } from "./source-filter.js";
 import { type ExplainIndex, type IndexRow, nameColumn } from "./store.js";
 
@@ -30,6 +34,12 @@ export interface ChannelAnswer {
   bytes?: number;
   /** Why the row is not shown (file not published, changed since). */
   rowNote?: string;
+  /**
+   * The index was written for another file than the one served now (freshness.ts): why. The outcome is
+   * then the channel's report's when it lists the product (`from: "report"`), else the index's, as of its run.
+   */
+  stale?: string;
+  from?: "index" | "report";
   warnings?: ReasonAnswer[];
   fallbacks?: { field: string; locale: string; detail: string }[];
   reasons?: ReasonAnswer[];
@@ -57,6 +67,9 @@ export interface ExplainAnswer {
   matchedBy: "id" | "code" | "words" | "catalogue" | "none";
   /** When the run that wrote the index started. */
   runStartedAt: string;
+  /** Channels whose served file is not the one the index describes (no row is read from them), and the served run when newer. */
+  staleChannels?: string[];
+  servedRunAt?: string;
   /** Matches in all (words may find more than are shown). */
   total: number;
   products: ProductAnswer[];
@@ -94,7 +107,21 @@ function pickName(names: Record<string, string>, locale: string | undefined): st
   return Object.values(names)[0];
 }
 
-async function productAnswer(input: ExplainInput, row: IndexRow): Promise<ProductAnswer> {
+/** What a query knows besides the index: which channels are stale, and their reports' lines for the products asked about. */
+interface Checked {
+  freshness: IndexFreshness;
+  reports: Map<string, Map<string, ReportedExclusion> | undefined>;
+}
+
+async function check(input: ExplainInput, rows: readonly IndexRow[]): Promise<Checked> {
+  const freshness = await indexFreshness(input.outputDir, input.index);
+  const ids = new Set(rows.map((r) => r.id));
+  const wanted = freshness.stale.filter((name) => input.channel === undefined || name === input.channel);
+  const reports = new Map(await Promise.all(wanted.map(async (name) => [name, await lookUpReport(input.outputDir, name, ids)] as const)));
+  return { freshness, reports };
+}
+
+async function productAnswer(input: ExplainInput, row: IndexRow, checked: Checked): Promise<ProductAnswer> {
   const settingsOf = new Map(input.channels.map((c) => [c.name, c.mapping]));
   const wanted = input.channel === undefined ? input.index.meta.channels.map((c) => c.name) : [input.channel];
   const channels: ChannelAnswer[] = [];
@@ -107,11 +134,18 @@ async function productAnswer(input: ExplainInput, row: IndexRow): Promise<Produc
     }
     const settings = settingsOf.get(name) ?? DEFAULT_SETTINGS;
     const outcome = unpackOutcome(row.outcomes[at] ?? null);
-    if (!outcome) channels.push({ channel: name, outcome: "channel_failed", file: meta.file });
+    const fresh = checked.freshness.channels.get(name);
+    const stale = meta.published === true && fresh && !fresh.current ? fresh.why : undefined;
+    const reported = stale === undefined ? undefined : checked.reports.get(name)?.get(row.id);
+    if (stale !== undefined && reported) {
+      const codes = [reported.reason, ...reported.otherReasons];
+      channels.push({ channel: name, outcome: "left_out", stale, from: "report", reasons: codes.map((code, i) => ({ code, detail: i === 0 ? reported.detail : reasonDetail({ code }, settings) })) });
+    } else if (!outcome) channels.push({ channel: name, outcome: "channel_failed", file: meta.file });
     else if (outcome.kind === "excluded") {
-      channels.push({ channel: name, outcome: "left_out", reasons: outcome.reasons.map((r) => ({ code: r.code, detail: reasonDetail(r, settings) })) });
+      channels.push({ channel: name, outcome: "left_out", ...(stale !== undefined ? { stale, from: "index" as const } : {}), reasons: outcome.reasons.map((r) => ({ code: r.code, detail: reasonDetail(r, settings) })) });
     } else {
-      const read = await readRow(input.outputDir, meta, outcome.offset, outcome.bytes);
+      // Never a row from a file the index was not written for: its offsets would cut another product's.
+      const read = stale !== undefined ? { ok: false as const, why: stale } : fresh && !fresh.current ? { ok: false as const, why: fresh.why } : await readRow(input.outputDir, meta, outcome.offset, outcome.bytes);
       channels.push({
         channel: name,
         outcome: "in_feed",
@@ -119,6 +153,7 @@ async function productAnswer(input: ExplainInput, row: IndexRow): Promise<Produc
         offset: outcome.offset,
         bytes: outcome.bytes,
         ...(read.ok ? { row: read.text } : { rowNote: read.why }),
+        ...(stale !== undefined ? { stale, from: "index" as const } : {}),
         warnings: outcome.warnings.map((w) => ({ code: w.code, detail: reasonDetail(w, settings) })),
         fallbacks: Object.entries(outcome.fallbacks).map(([field, locale]) => ({ field, locale, detail: fallbackDetail(field, locale, settings) })),
       });
@@ -155,12 +190,17 @@ async function fromCatalogue(input: ExplainInput): Promise<CatalogueAnswer | und
 export async function explain(input: ExplainInput): Promise<ExplainAnswer> {
   const query = input.query.trim();
   const base = { query, runStartedAt: input.index.meta.startedAt };
-  const answers = async (rows: IndexRow[]) => Promise.all(rows.map((r) => productAnswer(input, r)));
+  const found = async (matchedBy: ExplainAnswer["matchedBy"], total: number, rows: IndexRow[]): Promise<ExplainAnswer> => {
+    const checked = await check(input, rows);
+    const { stale, servedRunAt } = checked.freshness;
+    const products = await Promise.all(rows.map((r) => productAnswer(input, r, checked)));
+    return { ...base, ...(stale.length > 0 ? { staleChannels: stale } : {}), ...(servedRunAt !== undefined ? { servedRunAt } : {}), matchedBy, total, products };
+  };
   const byId = input.index.byId(query);
-  if (byId) return { ...base, matchedBy: "id", total: 1, products: await answers([byId]) };
+  if (byId) return found("id", 1, [byId]);
   if (/^\d{8,14}$/.test(query)) {
     const rows = input.index.byCode(query.padStart(14, "0"));
-    if (rows.length > 0) return { ...base, matchedBy: "code", total: rows.length, products: await answers(rows) };
+    if (rows.length > 0) return found("code", rows.length, rows);
   }
   if (looksLikeIdentifier(query)) {
     const catalogue = await fromCatalogue(input);
@@ -168,5 +208,5 @@ export async function explain(input: ExplainInput): Promise<ExplainAnswer> {
   }
   const locale = input.channel === undefined ? undefined : input.index.meta.channels.find((c) => c.name === input.channel)?.locale;
   const { total, rows } = input.index.byWords(query, locale === undefined ? undefined : nameColumn(locale), input.limit ?? 20);
-  return { ...base, matchedBy: total > 0 ? "words" : "none", total, products: await answers(rows) };
+  return found(total > 0 ? "words" : "none", total, rows);
 }

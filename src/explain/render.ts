@@ -14,9 +14,17 @@ function channel(c: ChannelAnswer): string[] {
     case "channel_failed":
       return [`${c.channel}: the channel failed during the last run; nothing is known of this product there`];
     case "left_out":
-      return [`${c.channel}: LEFT OUT`, ...(c.reasons ?? []).map((r) => `    ${r.code}: ${r.detail}`)];
+      return [
+        `${c.channel}: LEFT OUT${c.from === "report" ? " (from the last run's report)" : c.stale !== undefined ? " (as of the run that wrote the explain index)" : ""}`,
+        ...(c.reasons ?? []).map((r) => `    ${r.code}: ${r.detail}`),
+        ...(c.stale !== undefined && c.from === "index" ? [`    (not checked against the feed served now: ${c.stale})`] : []),
+      ];
     case "in_feed": {
-      const lines = [`${c.channel}: IN THE FEED (${c.file}, ${c.bytes} bytes at offset ${c.offset})`];
+      const lines = [
+        c.stale !== undefined
+          ? `${c.channel}: IN THE FEED as of the run that wrote the explain index (${c.file}); not in the last run's report of left-out products`
+          : `${c.channel}: IN THE FEED (${c.file}, ${c.bytes} bytes at offset ${c.offset})`,
+      ];
       for (const w of c.warnings ?? []) lines.push(`    warning ${w.code}: ${w.detail}`);
       for (const f of c.fallbacks ?? []) lines.push(`    fallback: ${f.detail}`);
       lines.push(c.row !== undefined ? indent(c.row.replace(/^\n+|\n+$/g, ""), "    | ") : `    (row not shown: ${c.rowNote})`);
@@ -32,7 +40,21 @@ function product(p: ProductAnswer): string {
   return [head, ...p.channels.flatMap(channel).flatMap((l) => l.split("\n")).map((l) => `  ${l}`)].join("\n");
 }
 
+/** Said first when the index does not describe every served file: its answers are then partly older. */
+function staleNote(answer: ExplainAnswer): string {
+  if (!answer.staleChannels || answer.staleChannels.length === 0) return "";
+  const served = answer.servedRunAt ? `; the feeds served now are from the run of ${answer.servedRunAt}` : "";
+  return (
+    `Note: the explain index is of the run of ${answer.runStartedAt}${served}. For ${answer.staleChannels.join(", ")} it does not describe the file served now: ` +
+    `no row is shown there, and what the channel's report of left-out products says comes first. The next run writes a new index.\n\n`
+  );
+}
+
 export function renderExplain(answer: ExplainAnswer): string {
+  return staleNote(answer) + renderAnswer(answer);
+}
+
+function renderAnswer(answer: ExplainAnswer): string {
   const run = answer.runStartedAt ? ` (last run ${answer.runStartedAt})` : "";
   if (answer.matchedBy === "catalogue" && answer.catalogue) {
     const c = answer.catalogue;

@@ -13,7 +13,8 @@
  * A channel that fails stops speaking: its outcomes are left empty.
  */
 import { mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
+import { fileIdentity } from "../publish/file-identity.js";
 import type { Logger } from "../log.js";
 import type { ChannelEntry } from "../publish/manifest.js";
 import type { Reason } from "../mapping/reasons.js";
@@ -165,16 +166,22 @@ export class ExplainHook {
     }
   }
 
-  /** After every channel finished: the index names each channel's file and whether it was published. */
-  async commit(startedAt: string, entries: readonly ChannelEntry[]): Promise<void> {
+  /**
+   * After every channel was published (or not): the index names each channel's file, its digest and,
+   * once published, its identity on disk, so that explain reads rows from that very file only.
+   */
+  async commit(outputDir: string, startedAt: string, entries: readonly ChannelEntry[]): Promise<void> {
     for (const entry of this.pending) entry.waiting = 0;
     this.drain();
     if (this.failure) return this.writer.abort();
     try {
-      await this.writer.commit({
-        startedAt,
-        channels: entries.map((e) => ({ name: e.name, file: e.file, locale: e.locale, format: e.format, published: e.published, bytes: e.bytes })),
-      });
+      const channels = await Promise.all(
+        entries.map(async (e) => ({
+          name: e.name, file: e.file, locale: e.locale, format: e.format, published: e.published, bytes: e.bytes, sha256: e.sha256,
+          ...(e.published === true ? await fileIdentity(join(outputDir, e.file)).then((identity) => ({ identity }), () => ({})) : {}),
+        })),
+      );
+      await this.writer.commit({ startedAt, channels });
     } catch (error) {
       this.logger.warn("explain index not written", { error: (error as Error).message });
     }

@@ -16,6 +16,7 @@
  * store/sqlite.ts: a reader sees the previous run's index or this one's.
  */
 import { join } from "node:path";
+import type { FileIdentity } from "../publish/file-identity.js";
 import { buildStore, openStore, STATE_DIR, storeMeta, type Db, type StoreBuilder } from "../store/sqlite.js";
 import type { IndexProduct, PackedOutcome } from "./entry.js";
 
@@ -47,8 +48,11 @@ export interface IndexChannel {
   format: string;
   /** true, or why this run's file was not published (its rows are then not in the served file). */
   published: true | string;
-  /** Size of this run's file: explain checks the file on disk is still that one before reading a row. */
+  /** Size of this run's file. */
   bytes: number;
+  /** The file's sha256 as the manifest records it, and its identity once published: explain reads a row only from that very file (freshness.ts). Absent in indexes of older versions. */
+  sha256?: string;
+  identity?: FileIdentity;
 }
 
 export interface IndexRunMeta {

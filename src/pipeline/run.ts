@@ -316,7 +316,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       crashPoint("manifest");
       await journal?.remove();
     }
-    await explain?.commit(manifest.startedAt, entries);
+    await explain?.commit(outputDir, manifest.startedAt, entries);
     await rows?.commit({ outputDir, runs, entries, context, generation, startedAt: manifest.startedAt });
     if (images) await finishImages(images, logger);
     return { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images: images.stats } : {}) };

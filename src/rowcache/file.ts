@@ -13,7 +13,6 @@
  */
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
-import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { temporaryPath } from "../publish/atomic-output.js";
 import { STATE_DIR } from "../store/sqlite.js";
@@ -28,25 +27,8 @@ export function rowsPath(outputDir: string): string {
   return join(outputDir, STATE_DIR, ROWS_FILE);
 }
 
-/**
- * A file as it was when the run that wrote it had published it: any other file at that name is
- * not it. As git's index does: the change time too, which no one can set back (an edit that keeps
- * size and modification time, `touch -d`, still changes it), and the device with the inode.
- */
-export interface FileIdentity {
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  dev: number;
-}
-
-export async function fileIdentity(file: string): Promise<FileIdentity> {
-  const s = await stat(file);
-  return { size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs, ino: s.ino, dev: s.dev };
-}
-
-export const sameIdentity = (a: FileIdentity, b: FileIdentity): boolean => a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino && a.dev === b.dev;
+export { type FileIdentity, fileIdentity, sameIdentity } from "../publish/file-identity.js";
+import type { FileIdentity } from "../publish/file-identity.js";
 
 /** One output of a channel (feed, exclusion report, warnings report): where its lines start. */
 export interface OutputFile {

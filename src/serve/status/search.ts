@@ -35,6 +35,12 @@ function channel(c: ChannelAnswer, lang: Language): string {
 
 export function renderAnswer(answer: ExplainAnswer, lang: Language): string {
   const w = WORDS[lang];
+  const stale = answer.staleChannels?.length ? `<p class="bad">${e(w.staleIndex)} ${answer.staleChannels.map((c) => e(c)).join(", ")}</p>` : "";
+  return stale + answerBody(answer, lang);
+}
+
+function answerBody(answer: ExplainAnswer, lang: Language): string {
+  const w = WORDS[lang];
   if (answer.products.length === 0) {
     const what = answer.matchedBy === "none" && /^\S+$/.test(answer.query) && /\d/.test(answer.query) ? w.notReceived : w.noMatch;
     return `<p>${e(what)}: <strong>${e(answer.query)}</strong></p>`;
