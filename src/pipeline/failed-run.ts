@@ -12,6 +12,7 @@ import { type ChannelEntry, type Manifest, readPreviousManifest, writeManifest }
 import { unpublishedOf } from "../publish/run-state.js";
 import { WRITERS } from "../writers/registry.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
+import { clearFailureRecord, writeFailureRecord } from "../publish/failure-record.js";
 
 /** The error's stable code, as the CLI reports it. */
 export function errorCodeOf(error: unknown, interrupted: boolean): string {
@@ -72,7 +73,13 @@ export async function recordFailedRun(input: {
       ...(previous?.offers ? { offers: previous.offers } : {}),
     };
     await writeManifest(outputDir, manifest);
+    await clearFailureRecord(outputDir);
   } catch (error) {
-    logger.warn("the failed run could not be recorded in manifest.json", { error: (error as Error).message });
+    // A full disk: the failure still reaches /healthz, /monitor and the status page (publish/failure-record.ts).
+    const unrecorded = (error as Error).message;
+    const code = errorCodeOf(input.error, input.interrupted);
+    const message = input.error instanceof Error ? input.error.message : String(input.error);
+    const kept = await writeFailureRecord(outputDir, { startedAt: input.startedAt.toISOString(), endedAt: new Date().toISOString(), error: { code, message }, unrecorded });
+    logger.warn("the failed run could not be recorded in manifest.json", { error: unrecorded, recordedIn: kept ? "a failure record that serve reads" : "nowhere (the exit code and the alerts say it)" });
   }
 }

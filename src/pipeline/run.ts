@@ -21,12 +21,13 @@ import { join } from "node:path";
 import { stringify } from "csv-stringify/sync";
 import { createCatalogueClient } from "../catalogue/client.js";
 import type { LoadedConfig } from "../config/types.js";
-import { PharmafeedError } from "../errors.js";
+import { isPharmafeedError, PharmafeedError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { createProgress } from "../progress.js";
 import { AtomicOutput } from "../publish/atomic-output.js";
 import { acquireLock, LOCK_FILE } from "../publish/lock.js";
 import { crashPoint } from "../publish/crash-point.js";
+import { clearFailureRecord } from "../publish/failure-record.js";
 import { ensureRealDir } from "../publish/safe-path.js";
 import { JournalWriter, rollForward } from "../publish/journal.js";
 import { type ChannelEntry, HISTORY_DIR, type Manifest, type Problem, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
@@ -146,11 +147,20 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   if (!config.source) throw new PharmafeedError("CONFIG_INVALID", "no catalogue source credentials were resolved");
   checkImageConfig(config);
   const outputDir = options.outputDir ?? config.outputDir;
-  await mkdir(outputDir, { recursive: true });
-  const lock = await acquireLock(outputDir, {
-    ...(config.lock ? { staleAfterMs: config.lock.staleAfterMs } : {}),
-    onLost: (holder) => logger.error("the run lock was taken over by another run while this one was alive", { file: join(outputDir, LOCK_FILE), holder }),
-  });
+  const started = options.now ?? new Date();
+  let lock;
+  try {
+    await mkdir(outputDir, { recursive: true });
+    lock = await acquireLock(outputDir, {
+      ...(config.lock ? { staleAfterMs: config.lock.staleAfterMs } : {}),
+      onLost: (holder) => logger.error("the run lock was taken over by another run while this one was alive", { file: join(outputDir, LOCK_FILE), holder }),
+    });
+  } catch (error) {
+    // Another run holds the lock: that run speaks for itself. Anything else (a full disk, a folder
+    // that cannot be written) is a run that could not start: recorded where monitoring sees it.
+    if (!isPharmafeedError(error, "LOCK_HELD") && !options.dryRun) await recordFailedRun({ outputDir, config, startedAt: started, error, interrupted: false, logger });
+    throw error;
+  }
   if (lock.tookOver) logger.warn("took over the stale lock of a run that is gone", { file: lock.file, previous: lock.previous });
   const client = createCatalogueClient(config.source, { onEvent: retryLogger(logger) });
   const runs: ChannelRun[] = [];
@@ -158,7 +168,6 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   let explain: ExplainHook | undefined;
   let rows: RowsRecorder | undefined;
   let source: RunSource | undefined;
-  const started = options.now ?? new Date();
   try {
     // Its folders are never links (publish/safe-path.ts): a linked reports/ was written through.
     await Promise.all([REPORTS_DIR, HISTORY_DIR].map((dir) => ensureRealDir(join(outputDir, dir))));
@@ -313,6 +322,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     if (previewDir) await writePreviewManifest(previewDir, manifest);
     else {
       await writeManifest(outputDir, manifest);
+      await clearFailureRecord(outputDir);
       crashPoint("manifest");
       await journal?.remove();
     }

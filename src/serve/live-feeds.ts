@@ -27,6 +27,7 @@ import type { AccessConfig } from "../config/schema.js";
 import type { Logger } from "../log.js";
 import { readJournal } from "../publish/journal.js";
 import { type LiveFile, type Manifest, MANIFEST_FILE, readPreviousManifest } from "../publish/manifest.js";
+import { failureRecordPaths, readFailureRecord, withFailure } from "../publish/failure-record.js";
 import { openInside } from "./safe-open.js";
 import { SharedFile } from "./shared-file.js";
 
@@ -95,10 +96,16 @@ export class LiveFeeds {
   }
 
   private async check(): Promise<void> {
-    const signature = await stat(join(this.outputReal, MANIFEST_FILE)).then(
-      (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
-      () => "missing",
+    // The manifest, and the failure records of runs that could not write one (publish/failure-record.ts).
+    const signatures = await Promise.all(
+      [join(this.outputReal, MANIFEST_FILE), ...failureRecordPaths(this.outputReal)].map((file) =>
+        stat(file).then(
+          (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
+          () => "missing",
+        ),
+      ),
     );
+    const signature = signatures[0] === "missing" && signatures.slice(1).every((s) => s === "missing") ? "missing" : signatures.join("|");
     if (signature === this.signature && Date.now() < this.retryAt) return;
     const changed = signature !== this.signature && this.signature !== "";
     this.signature = signature;
@@ -139,6 +146,9 @@ export class LiveFeeds {
     const journal = await readJournal(this.outputReal);
     if (!last && !journal) {
       if (this.signature !== "missing") this.logger.warn("manifest.json unreadable; serving the previous files", { file: MANIFEST_FILE });
+      // No manifest ever, but a run that failed before it could write one: say so.
+      const failed = withFailure(this.snapshot.manifest, await readFailureRecord(this.outputReal));
+      if (failed !== this.snapshot.manifest) this.snapshot = { ...this.snapshot, manifest: failed };
       return;
     }
     const manifest = last?.manifest;
@@ -178,7 +188,9 @@ export class LiveFeeds {
     const retired = [...this.held].filter(([key]) => !held.has(key));
     if (logChanges) this.logChanges(this.snapshot.feeds, feeds);
     this.held = held;
-    this.snapshot = { manifest, ...(from === undefined ? {} : { from }), byName, feeds };
+    // A run that failed without writing a manifest (a full disk) is what every surface reports then.
+    const reported = withFailure(manifest, await readFailureRecord(this.outputReal));
+    this.snapshot = { manifest: reported, ...(from === undefined ? {} : { from }), byName, feeds };
     this.retryAt = failed ? Date.now() + RETRY_MS : Number.POSITIVE_INFINITY;
     await Promise.all(retired.map(([, rep]) => rep.file.retire()));
   }
