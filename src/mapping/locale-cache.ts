@@ -85,3 +85,23 @@ export function sharedDescription(product: Product, settings: DescriptionSetting
 export function sharedImages(product: Product, plan: ImagePlan, context: MappingContext): string[] {
   return shared(context, product, planKey(plan), () => selectImages(product, plan));
 }
+
+/** The whole mapping settings, as a key: channels that differ only in layout, format or name map a product alike. */
+const mappingKeys = new WeakMap<object, number>();
+export function mappingKey(settings: object): number {
+  let key = mappingKeys.get(settings);
+  if (key === undefined) {
+    key = intern(`m ${JSON.stringify(settings)}`);
+    mappingKeys.set(settings, key);
+  }
+  return key;
+}
+
+/**
+ * A product's whole mapping (mapProduct's result), shared by the channels whose mapping settings are the
+ * same (google-fr and microsoft-fr, say: 22 outputs of the benchmark are 12 mappings): mapped once,
+ * rendered per channel. The result is read, never changed, by the writers and the reports.
+ */
+export function sharedMapping<T>(context: MappingContext, product: Product, key: number, compute: () => T): T {
+  return shared(context, product, key, compute);
+}

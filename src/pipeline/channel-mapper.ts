@@ -14,6 +14,7 @@ import type { ChannelMapping } from "../mapping/settings.js";
 import { exclusionLine, type ReportProduct, warningLines } from "../publish/exclusion-report.js";
 import { productFacts } from "../mapping/facts.js";
 import { resolveLocalized } from "../mapping/locale.js";
+import { mappingKey, sharedMapping } from "../mapping/locale-cache.js";
 import { rowStringifier } from "../writers/csv.js";
 import type { LoadedLayout, OutputFormat } from "../writers/layout.js";
 import { WRITERS } from "../writers/registry.js";
@@ -110,14 +111,22 @@ export class ChannelMapper {
   /** One csv-stringify instance per report: a run writes a line per excluded product per channel. */
   private readonly reportLine = rowStringifier({});
 
+  private readonly mappingKey: number;
+
   constructor(spec: MapperSpec) {
     this.compiled = compileChannel(spec.mapping, spec.name);
+    this.mappingKey = mappingKey(spec.mapping);
     this.writer = WRITERS[spec.format].create(spec.layout, spec.meta);
+  }
+
+  /** The product mapped with this channel's settings: once per product for all channels with the same settings (locale-cache.ts). */
+  private mapped(product: Product, context: MappingContext): MapResult {
+    return sharedMapping(context, product, this.mappingKey, () => mapProduct(product, this.compiled, context));
   }
 
   /** Maps and renders; a writer that throws (a broken custom template) throws here. */
   map(product: Product, context: MappingContext): Outcome {
-    const result = mapProduct(product, this.compiled, context);
+    const result = this.mapped(product, context);
     if (!result.ok) return { report: this.exclusion(this.who(product, context), result.reasons), reasons: result.reasons };
     const lines = result.warnings.length > 0 || hasKeys(result.fallbacks) ? this.warningLines(this.who(product, context), result.warnings, result.fallbacks) : "";
     return { row: this.row(result.item, result.warnings, result.fallbacks), warningLines: lines, warnings: result.warnings, fallbacks: result.fallbacks };
@@ -142,7 +151,7 @@ export class ChannelMapper {
 
   /** Maps only: the row waits for the images (at most 1 + maxAdditional photos). */
   mapForImages(product: Product, context: MappingContext, maxAdditional: number): MappedForImages {
-    const result = mapProduct(product, this.compiled, context);
+    const result = this.mapped(product, context);
     const sources = result.ok ? selectImageSources(product, this.compiled.images).slice(0, 1 + maxAdditional) : [];
     return { id: product.id, who: this.who(product, context), result, sources };
   }
