@@ -225,6 +225,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     runs.forEach((run, i) => (run.explain = explain?.channel(i)));
     // What this run does with every product, for the next refresh to copy (none on a dry run: explain is off).
     rows = explain ? RowsRecorder.open(outputDir, context, logger, (e) => state.rowsNotWritten(e)) : undefined;
+    if (!explain && !dryRun) state.rowsNotWritten(new Error("the explain index, which hears of every product, could not be started"));
     if (rows) explain?.listen(rows);
     const stream = await source.open(reference);
     const generation = source.generation;
