@@ -16,7 +16,7 @@
  * caller (run-source.ts) reads the catalogue in full instead.
  */
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
-import { inflateRawSync } from "node:zlib";
+import { constants, inflateRawSync } from "node:zlib";
 import { PharmafeedError } from "../errors.js";
 import { digest, END_MAGIC, FOOTER_BYTES, FORMAT_VERSION, HEADER_BYTES, MAGIC, SQLITE_MAGIC, type SnapshotInfo, Trailer } from "./format.js";
 import type { Reference } from "./writer.js";
@@ -144,7 +144,8 @@ class FileSnapshot implements Snapshot {
     const [, lines, inflated] = this.blocks[k]!;
     let bytes: Buffer;
     try {
-      bytes = inflateRawSync(this.deflated(k));
+      // A block ends with a full flush, not a final block (writer.ts).
+      bytes = inflateRawSync(this.deflated(k), { finishFlush: constants.Z_SYNC_FLUSH });
     } catch (cause) {
       if (cause instanceof PharmafeedError) throw cause;
       throw refuse(this.file, `block ${k + 1} cannot be inflated: ${(cause as Error).message}`, cause);

@@ -2,26 +2,28 @@
  * Writes a snapshot file (format.ts) beside the live one and renames it into
  * place, off the hot path:
  *
- *   add(line) ─> 64 KB block ─> zlib.deflateRaw (libuv's thread pool, several at once)
+ *   add(line) ─> 64 KB block ─> one DeflateRaw stream (libuv's thread pool), a full flush per block
  *                                  └─> in order: sha256 + FileHandle.write ─> .snapshot.pfs.tmp-<pid>
  *   commit(read) ─> trailer + footer ─> fsync ─> rename over snapshot.pfs (atomic)
  *
  * The main thread only copies lines into the block and hashes deflated bytes
- * (~15 KB a block); deflating and writing run beside the mapping. At most
- * MAX_PENDING blocks are in flight: add() then returns a promise to await.
+ * (~12 KB a block); deflating and writing run beside the mapping. One stream
+ * and not zlib.deflateRaw() per block: each call sets up a deflate state on
+ * the main thread (0.75 ms a block measured, 23x the rest of the block's
+ * main-thread work); Z_FULL_FLUSH ends each block on a byte boundary with an
+ * empty dictionary, so every block still inflates on its own (reader.ts).
+ * At most MAX_PENDING blocks are in flight: add() then returns a promise to await.
  * A write that fails (a full disk) is kept and given by commit(): the caller
  * publishes its feeds anyway and the previous snapshot stays.
  */
 import { randomUUID } from "node:crypto";
 import { mkdir, open, rename, rm, type FileHandle } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { promisify } from "node:util";
-import { constants, deflateRaw } from "node:zlib";
+import { constants, createDeflateRaw } from "node:zlib";
 import { PharmafeedError } from "../errors.js";
 import { temporaryPath } from "../publish/atomic-output.js";
 import { type Block, digest, footer, MAGIC, type ReadCounts, type SnapshotInfo, type Trailer } from "./format.js";
 
-const deflate = promisify(deflateRaw);
 const BLOCK_BYTES = 64 * 1024;
 /** Blocks deflated or written at once: 8 x 64 KB, enough to keep the pool's threads busy. */
 const MAX_PENDING = 8;
@@ -54,6 +56,10 @@ export class SnapshotWriter {
   private failure: Error | undefined;
   private done = false;
   private readonly limit = injectedLimit();
+  private readonly zlib = createDeflateRaw({ level: constants.Z_BEST_SPEED });
+  /** Deflated output of the block being flushed, and the blocks waiting for their flush. */
+  private out: Buffer[] = [];
+  private readonly flushes: { resolve(data: Buffer): void; reject(error: Error): void }[] = [];
 
   private constructor(
     private readonly file: string,
@@ -62,7 +68,25 @@ export class SnapshotWriter {
     private readonly info: Omit<SnapshotInfo, "records" | "read">,
     /** SnapshotInfo.generation of the snapshot being written. */
     readonly generation: string,
-  ) {}
+  ) {
+    this.zlib.on("data", (chunk: Buffer) => this.out.push(chunk));
+    this.zlib.on("error", (error) => {
+      for (const f of this.flushes.splice(0)) f.reject(error);
+    });
+  }
+
+  /** One block through the stream: its bytes, up to a full flush. */
+  private deflate(bytes: Buffer): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      this.flushes.push({ resolve, reject });
+      this.zlib.write(bytes);
+      this.zlib.flush(constants.Z_FULL_FLUSH, () => {
+        const data = Buffer.concat(this.out);
+        this.out = [];
+        this.flushes.shift()?.resolve(data);
+      });
+    });
+  }
 
   /** A new snapshot beside `file`; the previous one stays until commit(). Fails with WRITE_FAILED. */
   static async create(file: string, info: Omit<SnapshotInfo, "records" | "generation" | "read">): Promise<SnapshotWriter> {
@@ -127,7 +151,9 @@ export class SnapshotWriter {
     this.used = 0;
     this.count = 0;
     if (this.failure) return;
-    const deflated = deflate(bytes, { level: constants.Z_BEST_SPEED });
+    const deflated = this.deflate(bytes);
+    // Handled in the chain below; a rejection must not count as unhandled meanwhile.
+    deflated.catch(() => {});
     const step = (this.tail = this.tail.then(async () => {
       const data = await deflated;
       if (this.failure || this.done) return;
@@ -157,8 +183,10 @@ export class SnapshotWriter {
       await this.fh.write(end);
       await this.fh.sync();
       await this.fh.close();
+      this.zlib.close();
       await rename(this.tmp, this.file);
     } catch (cause) {
+      this.zlib.close();
       await this.fh.close().catch(() => {});
       await rm(this.tmp, { force: true });
       throw new PharmafeedError("WRITE_FAILED", `cannot write the snapshot ${this.file}: ${(cause as Error).message}`, { cause, context: { file: this.file } });
@@ -172,6 +200,7 @@ export class SnapshotWriter {
     if (this.done) return;
     this.done = true;
     await this.tail;
+    this.zlib.close();
     await this.fh.close().catch(() => {});
     await rm(this.tmp, { force: true });
   }
