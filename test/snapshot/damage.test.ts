@@ -84,7 +84,7 @@ async function expectFullReadInstead(outputDir: string, manifest: Manifest, requ
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 11, products: 80, rateLimit: 100_000 });
+  sandbox = await startSandbox({ seed: 11, products: 50, rateLimit: 100_000 });
   root = await tempDir();
   // Four channels of three formats (XML gzipped, CSV, NDJSON) keep the 40 runs quick.
   const channels = channelsForEveryPreset().filter((c) => ["google", "generic-csv", "generic-ndjson", "idealo"].includes(c.preset));
@@ -105,7 +105,7 @@ beforeAll(async () => {
   expect(refresh.manifest.sync).toMatchObject({ used: "snapshot" });
   expect(refresh.manifest.status).toBe("ok");
   for (const [name, bytes] of await feeds(intact, refresh.manifest)) expect(bytes.equals(expected.get(name)!), name).toBe(true);
-});
+}, 180_000);
 
 afterAll(async () => {
   await sandbox?.close();
@@ -127,7 +127,7 @@ describe("a damaged snapshot", () => {
         await expectFullReadInstead(out, result.manifest, source, `${part} (byte ${offset}), --source ${source}`);
       }
     }
-  });
+  }, 300_000);
 
   it("is refused when truncated, empty, unreadable (a folder), or of another file", async () => {
     const cases: Record<string, (file: string) => Promise<void>> = {
@@ -156,7 +156,7 @@ describe("a damaged snapshot", () => {
         }
       }
     }
-  });
+  }, 300_000);
 
   it("hands out no line of a block that changed after it was opened", async () => {
     const dir = join(root, "late");

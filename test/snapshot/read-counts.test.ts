@@ -67,5 +67,5 @@ describe("source counts of a run from the snapshot", () => {
     // And a refresh of the merged snapshot carries them on.
     const after = await run(out, T0 + 1200, { source: "snapshot" });
     expect(counts(after.manifest.source)).toEqual(expected);
-  });
+  }, 180_000);
 });

@@ -186,5 +186,5 @@ describe("a full disk under output/state (tmpfs)", () => {
     } finally {
       execFileSync("umount", [state]);
     }
-  });
+  }, 180_000);
 });
