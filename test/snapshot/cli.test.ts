@@ -53,7 +53,7 @@ describe("the CLI with damaged or stale state", () => {
     expect(manifest.sync).toMatchObject({ requested: "snapshot", used: "full" });
     expect(manifest.problems?.map((p) => p.code)).toEqual(["SNAPSHOT_UNUSABLE"]);
     expect(manifest.channels.every((c) => c.published === true)).toBe(true);
-  });
+  }, 120_000);
 
   it("explain says its index is of an older run than the feeds when the last run could not write it", async () => {
     const loaded = await loadConfig(tree.configFile, { env: sandboxEnv(sandbox) });
@@ -69,5 +69,5 @@ describe("the CLI with damaged or stale state", () => {
     expect(answer.code, answer.stderr).toBe(0);
     expect(answer.stderr).toContain(`note: the explain index is of the run of ${first.manifest.startedAt}, older than the feeds (run of ${second.manifest.startedAt}, whose index was not written)`);
     expect(answer.stdout).toContain(id);
-  });
+  }, 120_000);
 });

@@ -100,7 +100,7 @@ describe("a snapshot that cannot be written (injected ENOSPC)", () => {
     const refresh = await run(out, T0 + 40, { source: "snapshot" });
     expect(refresh.manifest.sync).toMatchObject({ used: "snapshot", syncedAt: at(T0 + 10).toISOString() });
     expect(refresh.manifest.status).toBe("ok");
-  });
+  }, 180_000);
 
   it("fails at the very first byte too (the temporary file cannot take its header)", async () => {
     const out = join(root, "enospc-0");
