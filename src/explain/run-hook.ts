@@ -64,20 +64,23 @@ export class ExplainHook {
     private readonly file: string,
     private readonly channels: number,
     private readonly logger: Logger,
+    /** Told when the index cannot be written (run.ts: a "state" problem; the previous index stays). */
+    private readonly onFailure: (error: Error) => void,
   ) {
     this.cursor = new Array<number>(channels).fill(0);
     this.dead = new Array<boolean>(channels).fill(false);
   }
 
   /** undefined on a dry run (nothing of it is published) or when the index cannot be started (logged: feeds matter more). */
-  static async open(outputDir: string, channels: number, logger: Logger, dryRun: boolean): Promise<ExplainHook | undefined> {
+  static async open(outputDir: string, channels: number, logger: Logger, dryRun: boolean, onFailure: (error: Error) => void = () => {}): Promise<ExplainHook | undefined> {
     if (dryRun) return undefined;
     const file = explainFile(outputDir);
     try {
       await mkdir(dirname(file), { recursive: true });
-      return new ExplainHook(await ExplainIndexWriter.create(file), file, channels, logger);
+      return new ExplainHook(await ExplainIndexWriter.create(file), file, channels, logger, onFailure);
     } catch (error) {
       logger.warn("explain index not written", { error: (error as Error).message });
+      onFailure(error as Error);
       return undefined;
     }
   }
@@ -162,6 +165,7 @@ export class ExplainHook {
       } catch (error) {
         this.failure = error as Error;
         this.logger.warn("explain index not written", { error: this.failure.message });
+        this.onFailure(this.failure);
       }
     }
   }
@@ -184,6 +188,7 @@ export class ExplainHook {
       await this.writer.commit({ startedAt, channels });
     } catch (error) {
       this.logger.warn("explain index not written", { error: (error as Error).message });
+      this.onFailure(error as Error);
     }
   }
 

@@ -53,6 +53,7 @@ import type { EventListener } from "../catalogue/stream/events.js";
 import type { Rejection } from "../catalogue/stream/line.js";
 import { RowsRecorder } from "../rowcache/record.js";
 import { planReuse, reuseRows } from "../rowcache/reuse.js";
+import { StateProblems } from "../store/state-problems.js";
 
 export interface GenerateOptions {
   config: LoadedConfig;
@@ -207,6 +208,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       });
     }
     const rejectedByCode: Record<string, number> = {};
+    const state = new StateProblems();
     const onEvent: EventListener = (event) => {
       if (event.type === "resume") logger.warn("stream cut, resumed", { fromIndex: event.fromIndex, resumes: event.resumes });
       if (event.type === "retry") logRetry(logger, event.retry);
@@ -227,10 +229,12 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       );
     }
 
-    explain = await ExplainHook.open(outputDir, runs.length, logger, options.dryRun ?? false);
+    // Kept state is an aid: what cannot be written is a problem of the run, never its failure (state-problems.ts).
+    explain = await ExplainHook.open(outputDir, runs.length, logger, options.dryRun ?? false, (e) => state.explainNotWritten(e));
     runs.forEach((run, i) => (run.explain = explain?.channel(i)));
     // What this run does with every product, for the next refresh to copy (none on a dry run: explain is off).
-    rows = explain ? RowsRecorder.open(outputDir, context, logger) : undefined;
+    rows = explain ? RowsRecorder.open(outputDir, context, logger, (e) => state.rowsNotWritten(e)) : undefined;
+    if (!explain && !dryRun) state.rowsNotWritten(new Error("the explain index, which hears of every product, could not be started"));
     if (rows) explain?.listen(rows);
     const stream = await source.open(reference);
     const generation = source.generation;
@@ -262,7 +266,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       source.report.reuse = { reused: 0, mapped: received, reason: plan.reason };
     }
     progress.done();
-    await source.finish();
+    await source.finish(stream.total);
     const seconds = (performance.now() - streamStarted) / 1000;
     // For the nightly log: how fast, on how many threads, and the process's memory high-water mark so far.
     logger.info("products mapped", {
@@ -296,7 +300,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
 
     const stats = stream.stats;
     // What else went wrong, beside the channels (publish/manifest.ts Problem): each part of the run adds its own.
-    const problems: Problem[] = [];
+    const problems: Problem[] = [...source.problems, ...state.problems];
     const unpublished = unpublishedOf(entries);
     const manifest: Manifest = {
       version: 1,
@@ -306,10 +310,8 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       ...(problems.length > 0 ? { problems } : {}),
       unpublished,
       source: {
-        total: stream.total ?? 0,
-        received,
-        rejected: stats.rejected,
-        rejectedByCode,
+        // A run from the snapshot reports the counts of the catalogue read the snapshot holds (readAt).
+        ...source.counts({ total: stream.total ?? 0, received, rejected: stats.rejected, rejectedByCode }),
         retries: stats.retries,
         resumes: stats.resumes,
       },
@@ -328,6 +330,8 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     }
     await explain?.commit(outputDir, manifest.startedAt, entries);
     await rows?.commit({ outputDir, runs, entries, context, generation, startedAt: manifest.startedAt });
+    // State written after the manifest that could not be: the manifest says so too.
+    if (state.addLate(manifest, entries) && !previewDir) await writeManifest(outputDir, manifest);
     if (images) await finishImages(images, logger);
     return { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images: images.stats } : {}) };
   } catch (error) {

@@ -42,7 +42,7 @@ export function formatSummary(manifest: Manifest): string {
   lines.push(
     "",
     `source: ${s.received.toLocaleString("en")} products received${s.total !== null ? ` of ${s.total.toLocaleString("en")}` : ""}, ` +
-      `${s.rejected} rejected, ${s.retries} retries, ${s.resumes} resumes, ${seconds.toFixed(1)} s` +
+      `${s.rejected} rejected${s.readAt ? ` (counts of the catalogue read at ${s.readAt})` : ""}, ${s.retries} retries, ${s.resumes} resumes, ${seconds.toFixed(1)} s` +
       (seconds > 0 ? ` (${Math.round(s.received / seconds).toLocaleString("en")} products/s)` : ""),
   );
   if (manifest.sync) lines.push(`catalogue: ${describeSync(manifest.sync)}`);

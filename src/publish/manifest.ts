@@ -98,6 +98,8 @@ export const Manifest = z.object({
     rejectedByCode: Counts,
     retries: z.number().int().min(0),
     resumes: z.number().int().min(0),
+    /** A run from the snapshot (a refresh, a delta): total and rejections are those of the catalogue read at this time, which the snapshot holds. */
+    readAt: z.string().optional(),
   }),
   /** Where the products came from (generate --source): full, delta or snapshot, and how old the sync the feeds reflect is. */
   sync: z

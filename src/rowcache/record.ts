@@ -36,16 +36,19 @@ export class RowsRecorder implements ProductListener {
     private readonly writer: RowsWriter,
     private readonly context: MappingContext,
     private readonly logger: Logger,
+    /** Told when the file cannot be written (run.ts: a "state" problem; the previous file stays). */
+    private readonly onFailure: (error: Error) => void,
   ) {}
 
   /** undefined when the file cannot be started (logged). */
-  static open(outputDir: string, context: MappingContext, logger: Logger): RowsRecorder | undefined {
+  static open(outputDir: string, context: MappingContext, logger: Logger, onFailure: (error: Error) => void = () => {}): RowsRecorder | undefined {
     const file = rowsPath(outputDir);
     try {
       mkdirSync(dirname(file), { recursive: true });
-      return new RowsRecorder(new RowsWriter(file), context, logger);
+      return new RowsRecorder(new RowsWriter(file), context, logger, onFailure);
     } catch (error) {
       logger.warn("rows for the next refresh not recorded", { error: (error as Error).message });
+      onFailure(error as Error);
       return undefined;
     }
   }
@@ -70,6 +73,7 @@ export class RowsRecorder implements ProductListener {
   private fail(error: unknown): void {
     this.failure = error as Error;
     this.logger.warn("rows for the next refresh not recorded", { error: this.failure.message });
+    this.onFailure(this.failure);
     this.writer.abort();
   }
 

@@ -84,13 +84,13 @@ export async function mergeDelta(old: Snapshot, delta: LineSource, writer: Snaps
       if (lastDelta !== undefined && !before(lastDelta, id)) throw new MergeError(`the delta is not in id order at ${id}`);
       lastDelta = id;
       while (currentId !== undefined && before(currentId, id)) {
-        writer.add(current.value as Buffer);
+        await writer.add(current.value as Buffer);
         advance();
       }
       const known = currentId === id;
       if (known) advance();
       if (matches(record)) {
-        writer.add(line.bytes);
+        await writer.add(line.bytes);
         if (known) counts.changed++;
         else counts.added++;
       } else {
@@ -98,7 +98,7 @@ export async function mergeDelta(old: Snapshot, delta: LineSource, writer: Snaps
       }
     }
     while (currentId !== undefined) {
-      writer.add(current.value as Buffer);
+      await writer.add(current.value as Buffer);
       advance();
     }
   } finally {
@@ -106,4 +106,41 @@ export async function mergeDelta(old: Snapshot, delta: LineSource, writer: Snaps
     lines.return(undefined);
   }
   return counts;
+}
+
+export class TooLarge extends Error {
+  constructor(
+    readonly total: number,
+    readonly limit: number,
+  ) {
+    super(`delta of ${total} products over the limit ${limit}`);
+  }
+}
+
+/** The delta's lines, stopped with TooLarge as soon as its total passes `limit`. */
+export function limitDelta(stream: LineSource, limit: number): LineSource {
+  return {
+    get total() {
+      return stream.total;
+    },
+    get stats() {
+      return stream.stats;
+    },
+    reject: (r) => stream.reject(r),
+    lines: () => ({
+      async *[Symbol.asyncIterator]() {
+        for await (const line of stream.lines()) {
+          if (line.total > limit) throw new TooLarge(line.total, limit);
+          yield line;
+        }
+      },
+    }),
+  };
+}
+
+/** ASC or DESC when the sorting is by id alone, else undefined. */
+export function idOrder(sorting: Record<string, unknown>): "ASC" | "DESC" | undefined {
+  const keys = Object.keys(sorting);
+  const id = sorting.id;
+  return keys.length === 1 && (id === "ASC" || id === "DESC") ? id : undefined;
 }

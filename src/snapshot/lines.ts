@@ -42,8 +42,12 @@ export function snapshotLines(snapshot: Snapshot, onEvent: EventListener): LineS
   };
 }
 
-/** The stream's lines, each also added to the new snapshot. */
-export function keepLines(stream: LineSource, writer: SnapshotWriter): LineSource {
+/**
+ * The stream's lines, each also added to the new snapshot (awaiting the writer when
+ * it has enough blocks in flight). `rejected` hears of the lines the run refused,
+ * which the snapshot holds (the stream's own refusals it does not: run-source.ts).
+ */
+export function keepLines(stream: LineSource, writer: SnapshotWriter, rejected: (rejection: Rejection) => void): LineSource {
   return {
     get total() {
       return stream.total;
@@ -51,12 +55,16 @@ export function keepLines(stream: LineSource, writer: SnapshotWriter): LineSourc
     get stats() {
       return stream.stats;
     },
-    reject: (rejection) => stream.reject(rejection),
+    reject: (rejection) => {
+      rejected(rejection);
+      stream.reject(rejection);
+    },
     lines() {
       return {
         async *[Symbol.asyncIterator]() {
           for await (const line of stream.lines()) {
-            writer.add(line.bytes);
+            const full = writer.add(line.bytes);
+            if (full) await full;
             yield line;
           }
         },

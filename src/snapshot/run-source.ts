@@ -11,17 +11,25 @@
  * (`fallback`): no snapshot, one of another format version, too old, read with
  * another filter or sorting, a filter or sorting a merge cannot follow, or a
  * delta larger than the configured share of the catalogue.
+ *
+ * Kept state is an aid, never a condition (issue 22): a snapshot that is damaged
+ * or unreadable, or one that cannot be written (a full disk), is a `Problem` of
+ * kind "state" (`problems`: the run is degraded and alerts) and the feeds are
+ * made and published anyway; the previous snapshot stays as it was.
  */
 import type { CatalogueClient } from "../catalogue/client.js";
 import type { Product } from "../catalogue/schemas/product.js";
 import type { EventListener } from "../catalogue/stream/events.js";
 import type { RecordStream } from "../catalogue/stream/record-stream.js";
+import type { Rejection } from "../catalogue/stream/line.js";
 import type { LoadedConfig } from "../config/types.js";
 import { PharmafeedError } from "../errors.js";
-import { mergeDelta, MergeError, type MergeCounts } from "./delta.js";
+import type { Problem } from "../publish/manifest.js";
+import { idOrder, limitDelta, mergeDelta, MergeError, type MergeCounts, TooLarge } from "./delta.js";
 import { compileFilter, unsupportedKey } from "./filter-match.js";
 import { keepLines, snapshotLines, type LineSource } from "./lines.js";
-import { openSnapshot, snapshotPath, SnapshotWriter, type Reference, type Snapshot } from "./store.js";
+import { openSnapshot, type ReadCounts, snapshotPath, SnapshotWriter, type Reference, type Snapshot } from "./store.js";
+import { type SourceCounts, sourceCounts } from "./read-counts.js";
 
 export type SourceMode = "full" | "delta" | "snapshot";
 
@@ -60,8 +68,14 @@ export class RunSource {
   /** The reference lists to use, when they come from the snapshot (no request). */
   reference: Reference | undefined;
   report: SourceReport;
+  /** Kept state that could not be read or written (kind "state"); run.ts adds them to the manifest. */
+  readonly problems: Problem[] = [];
   private snapshot: Snapshot | undefined;
   private writer: SnapshotWriter | undefined;
+  /** Rejections while reading the catalogue, by code: all of them, and those of lines the run refused (kept in the snapshot). */
+  private rejectedByCode: Record<string, number> = {};
+  private readonly refusedByRun: Record<string, number> = {};
+  private read: ReadCounts | undefined;
 
   private constructor(private readonly options: SourceOptions, snapshot: Snapshot | undefined, fallback: string | undefined) {
     const { requested, now } = options;
@@ -75,22 +89,24 @@ export class RunSource {
     }
   }
 
-  /** Decides the source before any request; opens the snapshot a delta or a refresh reads. */
+  /** Decides the source before any request; opens the snapshot a delta or a refresh reads (every digest checked). */
   static plan(options: SourceOptions): RunSource {
     const { requested, config } = options;
     if (requested === "full") return new RunSource(options, undefined, undefined);
-    const fallback = (reason: string, snapshot?: Snapshot) => {
+    const fallback = (reason: string, snapshot?: Snapshot, problem?: string) => {
       snapshot?.close();
       options.warn(`--source ${requested}: reading the whole catalogue instead`, { reason });
-      return new RunSource(options, undefined, reason);
+      const source = new RunSource(options, undefined, reason);
+      if (problem) source.problems.push({ kind: "state", code: problem, reason: `${reason}; the catalogue was read in full instead` });
+      return source;
     };
     const file = snapshotPath(options.outputDir);
     let snapshot: Snapshot | undefined;
     try {
       snapshot = openSnapshot(file);
     } catch (error) {
-      if (!(error instanceof PharmafeedError) || error.code !== "STORE_INVALID") throw error;
-      return fallback(`the snapshot cannot be used: ${error.message}`);
+      // Whatever the failure (a digest, a truncated file, an I/O error): the snapshot is not used.
+      return fallback(`the snapshot cannot be used: ${(error as Error).message}`, undefined, "SNAPSHOT_UNUSABLE");
     }
     if (!snapshot) return fallback(`no snapshot yet (${file}): a full read makes one`);
     const age = (options.now.getTime() - Date.parse(snapshot.info.syncedAt)) / 3_600_000;
@@ -108,11 +124,6 @@ export class RunSource {
   }
 
   /**
-   * The lines to map. `reference`: the run's reference lists (kept in a new
-   * snapshot). A delta is requested and merged here; one too large gives way
-   * to a full read.
-   */
-  /**
    * The snapshot whose lines the run maps, in their order (open() decides it): the one read, the
    * merged one, or the one a full read writes; undefined without (a dry run's full read).
    */
@@ -125,6 +136,11 @@ export class RunSource {
     return this.report.used === "snapshot" ? this.snapshot : undefined;
   }
 
+  /**
+   * The lines to map. `reference`: the run's reference lists (kept in a new
+   * snapshot). A delta is requested and merged here; one too large gives way
+   * to a full read.
+   */
   async open(reference: Reference): Promise<LineSource> {
     const { options } = this;
     if (this.report.used === "snapshot") return snapshotLines(this.snapshot as Snapshot, options.onEvent);
@@ -137,20 +153,38 @@ export class RunSource {
 
   private stream(filter: Record<string, unknown>): RecordStream<Product> {
     const { client, config, signal, onEvent } = this.options;
-    return client.streamProducts({ filter: filter as never, sorting: config.query.sorting as never, ...(signal ? { signal } : {}), onEvent });
+    const counted: EventListener = (event) => {
+      if (event.type === "rejected") this.rejectedByCode[event.rejection.code] = (this.rejectedByCode[event.rejection.code] ?? 0) + 1;
+      onEvent(event);
+    };
+    return client.streamProducts({ filter: filter as never, sorting: config.query.sorting as never, ...(signal ? { signal } : {}), onEvent: counted });
   }
 
+  /** A "state" problem: the snapshot could not be written; the previous one stays. */
+  private notWritten(error: unknown): void {
+    const reason = `the snapshot was not written (the previous one, if any, stays): ${(error as Error).message}`;
+    this.options.warn("snapshot not written", { reason });
+    // A delta that could not write its snapshot gives way to a full read, which may fail to as well: one problem.
+    if (!this.problems.some((p) => p.code === "SNAPSHOT_NOT_WRITTEN")) this.problems.push({ kind: "state", code: "SNAPSHOT_NOT_WRITTEN", reason });
+  }
+
+  /** A writer for the new snapshot; undefined on a dry run or when it cannot be started (a problem). */
   private async newWriter(via: "full" | "delta", reference: Reference): Promise<SnapshotWriter | undefined> {
     if (this.options.dryRun) return undefined;
     const { config, now } = this.options;
-    const writer = await SnapshotWriter.create(snapshotPath(this.options.outputDir), {
-      syncedAt: now.toISOString(),
-      filter: JSON.stringify(config.query.filter),
-      sorting: JSON.stringify(config.query.sorting),
-      via,
-    });
-    writer.setReference(reference);
-    return writer;
+    try {
+      const writer = await SnapshotWriter.create(snapshotPath(this.options.outputDir), {
+        syncedAt: now.toISOString(),
+        filter: JSON.stringify(config.query.filter),
+        sorting: JSON.stringify(config.query.sorting),
+        via,
+      });
+      writer.setReference(reference);
+      return writer;
+    } catch (error) {
+      this.notWritten(error);
+      return undefined;
+    }
   }
 
   private async full(reference: Reference): Promise<LineSource> {
@@ -158,8 +192,19 @@ export class RunSource {
     this.report.used = "full";
     this.report.syncedAt = this.options.now.toISOString();
     this.report.ageSeconds = 0;
+    // A delta that gave way counted its own stream: the snapshot keeps this read's.
+    this.rejectedByCode = {};
     this.writer = await this.newWriter("full", reference);
-    return this.writer ? keepLines(stream, this.writer) : stream;
+    const refused = (r: Rejection) => void (this.refusedByRun[r.code] = (this.refusedByRun[r.code] ?? 0) + 1);
+    return this.writer ? keepLines(stream, this.writer, refused) : stream;
+  }
+
+  /**
+   * The source counts for the manifest: a run whose lines came from a snapshot adds the lines
+   * the catalogue read behind it refused (not in the snapshot) and reports that read's total.
+   */
+  counts(own: SourceCounts): SourceCounts & { readAt?: string } {
+    return sourceCounts(own, this.read);
   }
 
   /** The merged snapshot's lines, or undefined when the delta gave way to a full read. */
@@ -167,50 +212,42 @@ export class RunSource {
     const { config, now } = this.options;
     const old = this.snapshot as Snapshot;
     const since = Math.floor(Date.parse(old.info.syncedAt) / 1000) - config.sync.marginSeconds;
-    // Every status: a delta filtered like the source would miss what left it.
-    const stream = this.stream({ updatedSince: since });
     const limit = Math.floor(old.info.records * config.sync.maxDeltaShare);
-    const writer = await SnapshotWriter.create(snapshotPath(this.options.outputDir), {
-      syncedAt: now.toISOString(),
-      filter: JSON.stringify(config.query.filter),
-      sorting: JSON.stringify(config.query.sorting),
-      via: "delta",
-    });
-    writer.setReference(reference);
-    const limited: LineSource = {
-      get total() {
-        return stream.total;
-      },
-      get stats() {
-        return stream.stats;
-      },
-      reject: (r) => stream.reject(r),
-      lines: () => ({
-        async *[Symbol.asyncIterator]() {
-          for await (const line of stream.lines()) {
-            if (line.total > limit) throw new TooLarge(line.total, limit);
-            yield line;
-          }
-        },
-      }),
-    };
-    let counts: MergeCounts;
-    try {
-      counts = await mergeDelta(old, limited, writer, compileFilter(config.query.filter), idOrder(config.query.sorting) === "DESC");
-    } catch (error) {
-      await writer.abort();
-      if (!(error instanceof TooLarge || error instanceof MergeError)) throw error;
-      const reason = error instanceof TooLarge ? `the delta has ${error.total} products, more than source.sync.maxDeltaShare of the snapshot (${limit})` : `the delta cannot be merged: ${error.message}`;
+    const giveWay = (reason: string) => {
       this.options.warn("--source delta: reading the whole catalogue instead", { reason });
       this.report.fallback = reason;
       old.close();
       this.snapshot = undefined;
       return undefined;
+    };
+    const writer = await this.newWriter("delta", reference);
+    // The merged snapshot is what the run maps: without one, a full read.
+    if (!writer) return giveWay("the merged snapshot cannot be written");
+    // Every status: a delta filtered like the source would miss what left it.
+    const limited = limitDelta(this.stream({ updatedSince: since }), limit);
+    let counts: MergeCounts;
+    try {
+      counts = await mergeDelta(old, limited, writer, compileFilter(config.query.filter), idOrder(config.query.sorting) === "DESC");
+    } catch (error) {
+      await writer.abort();
+      if (isStore(error)) this.problems.push({ kind: "state", code: "SNAPSHOT_UNUSABLE", reason: `the snapshot cannot be used: ${(error as Error).message}; the catalogue was read in full instead` });
+      else if (!(error instanceof TooLarge || error instanceof MergeError)) throw error;
+      return giveWay(
+        error instanceof TooLarge ? `the delta has ${error.total} products, more than source.sync.maxDeltaShare of the snapshot (${limit})` : isStore(error) ? `the snapshot cannot be used: ${(error as Error).message}` : `the delta cannot be merged: ${(error as Error).message}`,
+      );
+    }
+    // The refusals of the read the old snapshot holds stay with its lines.
+    const carried = old.info.read;
+    let merged: Snapshot | undefined;
+    try {
+      await writer.commit(carried ? { ...carried, total: writer.lines + Object.values(carried.refusedByCode).reduce((a, b) => a + b, 0) } : undefined);
+      merged = openSnapshot(snapshotPath(this.options.outputDir));
+      if (!merged) throw new PharmafeedError("WRITE_FAILED", "the merged snapshot vanished");
+    } catch (error) {
+      this.notWritten(error);
+      return giveWay(`the merged snapshot cannot be written or read back: ${(error as Error).message}`);
     }
     old.close();
-    await writer.commit();
-    const merged = openSnapshot(snapshotPath(this.options.outputDir));
-    if (!merged) throw new PharmafeedError("WRITE_FAILED", "the merged snapshot vanished");
     this.snapshot = merged;
     this.report.syncedAt = now.toISOString();
     this.report.ageSeconds = 0;
@@ -218,15 +255,27 @@ export class RunSource {
     return snapshotLines(merged, this.options.onEvent);
   }
 
-  /** The stream ended well: the new snapshot of a full read replaces the previous one. */
-  async finish(): Promise<void> {
+  /**
+   * The stream ended well: the new snapshot of a full read replaces the previous one, with the
+   * counts of this read (`total`: the catalogue's meta.total). A failure is a problem, not the run's.
+   */
+  async finish(total: number | undefined): Promise<void> {
+    // What counts() needs of the snapshot read or merged, before it is closed.
+    this.read = this.report.used === "full" ? undefined : this.snapshot?.info.read;
     this.snapshot?.close();
     this.snapshot = undefined;
     const writer = this.writer;
     this.writer = undefined;
     if (!writer) return;
-    if (this.options.dryRun) await writer.abort();
-    else await writer.commit();
+    if (this.options.dryRun) return writer.abort();
+    const refusedByCode: Record<string, number> = {};
+    for (const [code, n] of Object.entries(this.rejectedByCode)) if (n - (this.refusedByRun[code] ?? 0) > 0) refusedByCode[code] = n - (this.refusedByRun[code] ?? 0);
+    const read: ReadCounts = { total: total ?? writer.lines, refusedByCode, readAt: this.options.now.toISOString() };
+    try {
+      await writer.commit(read);
+    } catch (error) {
+      this.notWritten(error);
+    }
   }
 
   /** The run failed: the previous snapshot stays. */
@@ -238,18 +287,4 @@ export class RunSource {
   }
 }
 
-class TooLarge extends Error {
-  constructor(
-    readonly total: number,
-    readonly limit: number,
-  ) {
-    super(`delta of ${total} products over the limit ${limit}`);
-  }
-}
-
-/** ASC or DESC when the sorting is by id alone, else undefined. */
-function idOrder(sorting: Record<string, unknown>): "ASC" | "DESC" | undefined {
-  const keys = Object.keys(sorting);
-  const id = sorting.id;
-  return keys.length === 1 && (id === "ASC" || id === "DESC") ? id : undefined;
-}
+const isStore = (error: unknown): boolean => error instanceof PharmafeedError && error.code === "STORE_INVALID";

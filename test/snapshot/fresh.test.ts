@@ -3,7 +3,7 @@
  * changes over time: a refresh makes no catalogue request, a delta ends with the
  * feeds of a full read at the same moment, and every fallback reads in full.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
@@ -12,8 +12,7 @@ import { silentLogger } from "../../src/log.js";
 import { runGenerate, type GenerateOptions } from "../../src/pipeline/run.js";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
 import { CATALOGUE_NOW } from "../../src/sandbox/generate/clock.js";
-import { openSnapshot, SNAPSHOT, snapshotPath } from "../../src/snapshot/store.js";
-import { buildStore } from "../../src/store/sqlite.js";
+import { openSnapshot, snapshotPath } from "../../src/snapshot/store.js";
 import { acquireLock } from "../../src/publish/lock.js";
 import { removeTemporaries, tempDir, writeConfig } from "../e2e/config.js";
 import { parseFeed } from "../e2e/feeds.js";
@@ -134,12 +133,15 @@ describe("generate --source", () => {
   it("refuses a snapshot of an older format version with a clear message, and reads in full", async () => {
     const loaded = await config();
     const out = join(root, "old-format");
-    await mkdir(join(out, "state"), { recursive: true });
-    const old = await buildStore(snapshotPath(out), { name: SNAPSHOT.name, version: SNAPSHOT.version - 1 }, { syncedAt: at(T0).toISOString() });
-    await old.commit();
+    await run(loaded, out, T0);
+    const bytes = await readFile(snapshotPath(out));
+    bytes[6] = 1;
+    await writeFile(snapshotPath(out), bytes);
     const result = await run(loaded, out, T0 + 60, { source: "snapshot" });
     expect(result.manifest.sync).toMatchObject({ requested: "snapshot", used: "full" });
-    expect(result.manifest.sync?.fallback).toMatch(/the snapshot cannot be used: .*snapshot\.sqlite: a snapshot store of format version 0; this version reads snapshot format version 1/);
+    expect(result.manifest.sync?.fallback).toMatch(/the snapshot cannot be used: .*snapshot\.pfs: a snapshot of format version 1; this version reads snapshot format version 2/);
+    expect(result.manifest.status).toBe("degraded");
+    expect(result.manifest.problems).toEqual([expect.objectContaining({ kind: "state", code: "SNAPSHOT_UNUSABLE" })]);
     const snapshot = openSnapshot(snapshotPath(out));
     expect(snapshot?.info.records).toBe(result.manifest.source.total);
     snapshot?.close();

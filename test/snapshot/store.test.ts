@@ -1,20 +1,19 @@
 /** The snapshot file: round trip, atomic replacement under kill -9, older format versions refused. */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildStore } from "../../src/store/sqlite.js";
-import { openSnapshot, SNAPSHOT, SnapshotWriter } from "../../src/snapshot/store.js";
+import { openSnapshot, SnapshotWriter } from "../../src/snapshot/store.js";
 
 let dir: string;
 let file: string;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "pharmafeed-snapshot-"));
-  file = join(dir, "state", "snapshot.sqlite");
+  file = join(dir, "state", "snapshot.pfs");
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
@@ -63,7 +62,7 @@ describe("snapshot store", () => {
       child.stdout.on("data", (data: Buffer) => data.toString().includes("writing") && resolve());
       child.on("exit", (code) => reject(new Error(`the writer ended (${code}) before it was killed`)));
     });
-    const temporary = join(dir, "state", `.snapshot.sqlite.tmp-${child.pid}`);
+    const temporary = join(dir, "state", `.snapshot.pfs.tmp-${child.pid}`);
     expect(existsSync(temporary)).toBe(true);
     const exited = new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
     child.kill("SIGKILL");
@@ -74,13 +73,26 @@ describe("snapshot store", () => {
     snapshot.close();
     expect(read.length).toBe(500);
     expect(Buffer.from(read[499]!).equals(lineOf(499))).toBe(true);
-    expect((await readdir(join(dir, "state"))).sort()).toEqual([`.snapshot.sqlite.tmp-${child.pid}`, "snapshot.sqlite"]);
+    expect((await readdir(join(dir, "state"))).sort()).toEqual([`.snapshot.pfs.tmp-${child.pid}`, "snapshot.pfs"]);
   });
 
-  it("refuses a snapshot of an older format version, naming both versions", async () => {
+  it("refuses a snapshot of format version 1 (SQLite) and of another version, naming both versions", async () => {
     await mkdir(join(dir, "state"), { recursive: true });
-    const old = await buildStore(file, { name: SNAPSHOT.name, version: SNAPSHOT.version - 1 }, { syncedAt: "2026-01-01T00:00:00.000Z" });
-    await old.commit();
-    expect(() => openSnapshot(file)).toThrow(expect.objectContaining({ code: "STORE_INVALID", message: expect.stringMatching(/a snapshot store of format version 0; this version reads snapshot format version 1/) }));
+    await writeFile(file, Buffer.concat([Buffer.from("SQLite format 3\0", "latin1"), Buffer.alloc(4096)]));
+    expect(() => openSnapshot(file)).toThrow(expect.objectContaining({ code: "STORE_INVALID", message: expect.stringMatching(/a snapshot of format version 1 \(SQLite\); this version reads snapshot format version 2/) }));
+    await writeSnapshot(10);
+    const bytes = await readFile(file);
+    bytes[6] = 3;
+    await writeFile(file, bytes);
+    expect(() => openSnapshot(file)).toThrow(expect.objectContaining({ code: "STORE_INVALID", message: expect.stringMatching(/a snapshot of format version 3; this version reads snapshot format version 2/) }));
+  });
+
+  it("keeps the counts of the read it holds", async () => {
+    const writer = await SnapshotWriter.create(file, { syncedAt: "2026-01-01T00:00:00.000Z", filter: "{}", sorting: "{}", via: "full" });
+    writer.add(lineOf(1));
+    await writer.commit({ total: 3, refusedByCode: { MALFORMED_JSON: 1, DUPLICATE_ID: 1 }, readAt: "2026-01-01T00:00:00.000Z" });
+    const snapshot = openSnapshot(file)!;
+    expect(snapshot.info.read).toEqual({ total: 3, refusedByCode: { MALFORMED_JSON: 1, DUPLICATE_ID: 1 }, readAt: "2026-01-01T00:00:00.000Z" });
+    snapshot.close();
   });
 });

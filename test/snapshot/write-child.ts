@@ -11,7 +11,7 @@ writer.setReference({ categories: [], brands: [] });
 const line = Buffer.from(`{"meta":{"total":1,"index":0},"result":{"id":"NEW","text":"${"x".repeat(2000)}"}}`);
 let n = 0;
 for (;;) {
-  for (let i = 0; i < 200; i++) writer.add(line);
+  for (let i = 0; i < 200; i++) await writer.add(line);
   if (++n === 5) process.stdout.write("writing\n");
   await new Promise((resolve) => setImmediate(resolve));
 }
