@@ -40,12 +40,6 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
     const outputDir = args.output ?? config.outputDir;
     const index = ExplainIndex.open(explainFile(outputDir));
     if (!index) throw new PharmafeedError("NO_INDEX", `no explain index in ${outputDir}: run \`pharmafeed generate\` first (it writes state/explain.sqlite)`);
-    // An index whose write failed stays the one of an earlier run (issue 22): say so before answering from it.
-    const { readManifest } = await import("../publish/manifest.js");
-    const feedsOf = (await readManifest(outputDir))?.startedAt;
-    if (feedsOf !== undefined && feedsOf !== index.meta.startedAt) {
-      process.stderr.write(`note: the explain index is of the run of ${index.meta.startedAt}, older than the feeds (run of ${feedsOf}, whose index was not written): answers describe that older run\n`);
-    }
     let close = async (): Promise<void> => {};
     try {
       const answer = await explain({
