@@ -9,6 +9,7 @@
 import type { Product } from "../catalogue/schemas/product.js";
 import { fallbackDetail, reasonDetail } from "../mapping/reason-details.js";
 import { ChannelMapping } from "../mapping/settings.js";
+import type { GoogleAnswer } from "../merchant/explain.js";
 import { unpackOutcome } from "./entry.js";
 import { readRow } from "./read-row.js";
 import { judgeSourceFilter } from "./source-filter.js";
@@ -33,6 +34,8 @@ export interface ChannelAnswer {
   warnings?: ReasonAnswer[];
   fallbacks?: { field: string; locale: string; detail: string }[];
   reasons?: ReasonAnswer[];
+  /** Google's own verdict from the Merchant API read-back (src/merchant/explain.ts), when the feed has an account. */
+  google?: GoogleAnswer;
 }
 
 export interface ProductAnswer {

@@ -52,6 +52,7 @@ import type { EventListener } from "../catalogue/stream/events.js";
 import type { Rejection } from "../catalogue/stream/line.js";
 import { RowsRecorder } from "../rowcache/record.js";
 import { planReuse, reuseRows } from "../rowcache/reuse.js";
+import { merchantAfterRun } from "../merchant/run-hook.js";
 
 export interface GenerateOptions {
   config: LoadedConfig;
@@ -288,6 +289,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const stats = stream.stats;
     // What else went wrong, beside the channels (publish/manifest.ts Problem): each part of the run adds its own.
     const problems: Problem[] = [];
+    problems.push(...(await merchantAfterRun({ config, outputDir, logger, dryRun: options.dryRun ?? false, ...(options.signal ? { signal: options.signal } : {}) })));
     const unpublished = unpublishedOf(entries);
     const manifest: Manifest = {
       version: 1,
