@@ -31,9 +31,10 @@ export const merchantCommand: CommandModule<object, MerchantArgs> = {
     const config = await loadConfig(args.config, { checkCredentials: false, ...(args.channel ? { only: args.channel } : {}) });
     const channels = config.channels.flatMap((c) => (c.merchant ? [c.merchant] : []));
     if (channels.length === 0) throw new PharmafeedError("USAGE", "no channel has a `merchant` section (a Merchant Center account): see docs/google-merchant.md");
-    const [{ syncMerchant }, { summaryLines }] = await Promise.all([import("../merchant/sync.js"), import("../merchant/summary.js")]);
+    const [{ syncMerchant }, { summaryLines }, { sendMerchantAlerts }] = await Promise.all([import("../merchant/sync.js"), import("../merchant/summary.js"), import("../merchant/run-hook.js")]);
     const logger = createLogger({ format: args["log-format"] });
     const result = await syncMerchant({ outputDir: args.output ?? config.outputDir, channels, logger });
+    await sendMerchantAlerts(config, channels, result, logger);
     process.stdout.write(`${[...summaryLines(result.feeds), `${result.requests} Merchant API requests`].join("\n")}\n`);
     if (result.problems.length > 0) {
       const first = result.problems[0]!;

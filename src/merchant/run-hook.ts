@@ -1,11 +1,16 @@
 /**
  * The run's one seam to the Merchant API (pipeline/run.ts): after the feeds are
- * published, read Google's statuses back for the run's feeds that have an account.
- * What fails comes back as Problems (kind "merchant"): the run is degraded, never failed.
+ * published, read Google's statuses back for the run's feeds that have an account,
+ * and send the Merchant Center alerts (alerts.ts). What fails comes back as Problems
+ * (kind "merchant"): the run is degraded, never failed.
  */
 import type { LoadedConfig } from "../config/types.js";
 import type { Logger } from "../log.js";
+import { notify } from "../notify/index.js";
 import type { Problem } from "../publish/manifest.js";
+import { merchantAlerts } from "./alerts.js";
+import type { MerchantChannel } from "./settings.js";
+import type { SyncResult } from "./sync.js";
 
 export interface AfterRunOptions {
   config: LoadedConfig;
@@ -15,10 +20,20 @@ export interface AfterRunOptions {
   signal?: AbortSignal;
 }
 
+/** Sends the alerts of a read-back (never throws: notify logs what it could not send). */
+export async function sendMerchantAlerts(config: Pick<LoadedConfig, "notify" | "shop">, channels: readonly MerchantChannel[], result: SyncResult, logger: Logger, now = new Date()): Promise<void> {
+  const alerts = merchantAlerts(result.feeds, result.previous, channels, { shop: config.shop.name, now, ...(config.notify?.statusUrl ? { statusUrl: config.notify.statusUrl } : {}) });
+  for (const alert of alerts) {
+    logger.warn(alert.title, { event: alert.event, channels: alert.channels.map((c) => `${c.name}: ${c.reason}`).join("; ") });
+    await notify(config.notify, alert, logger);
+  }
+}
+
 export async function merchantAfterRun(options: AfterRunOptions): Promise<Problem[]> {
   const channels = options.config.channels.flatMap((c) => (c.merchant?.settings.readAfterRun ? [c.merchant] : []));
   if (channels.length === 0 || options.dryRun) return [];
   const { syncMerchant } = await import("./sync.js");
   const result = await syncMerchant({ outputDir: options.outputDir, channels, logger: options.logger, ...(options.signal ? { signal: options.signal } : {}) });
+  await sendMerchantAlerts(options.config, channels, result, options.logger);
   return result.problems;
 }
