@@ -4,6 +4,9 @@
  * in this process, so its own work is included: an upper bound), then explain's
  * answer time for one product with Google's verdict at that size.
  *
+ * Then the intraday push: a google-tsv file of N items sets the baseline, 1 % of the
+ * prices change, and a refresh pushes: requests sent, products pushed.
+ *
  *   npx tsx bench/merchant.ts --products 10000      (the full figures: --products 100000, 1000000)
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -18,6 +21,8 @@ import { MerchantSettings } from "../src/merchant/settings.js";
 import { syncMerchant } from "../src/merchant/sync.js";
 import type { ExplainAnswer } from "../src/explain/explain.js";
 import { flag } from "./common.js";
+import { writeFile } from "node:fs/promises";
+import { pushMerchant } from "../src/merchant/push/push.js";
 
 const products = Number(flag("products", "10000"));
 const lookups = 2000;
@@ -50,6 +55,20 @@ try {
   }
   times.sort((a, b) => a - b);
   console.log(`explain's Google verdict at ${products} products (open the store, look up, close): median ${times[lookups >> 1]!.toFixed(2)} ms, p99 ${times[Math.floor(lookups * 0.99)]!.toFixed(2)} ms`);
+
+  // The push: one full run sets what Google has, a refresh with 1 % of the prices changed.
+  const tsv = (changed: (i: number) => boolean) =>
+    ["id\tprice\tsale_price\tavailability", ...ids.map((id, i) => `${id}\t${changed(i) ? "8.99" : "9.99"} EUR\t\tin_stock`)].join("\n") + "\n";
+  const push = MerchantSettings.parse({ accountId: account.id, credentials: keyFile, apiUrl: api.url, push: { enabled: true } });
+  const channel = { merchant: { channel: "google-fr", settings: push, keyFile, feedLabel: "FR", contentLanguage: "fr" }, file: "google-fr.tsv", layout: "google-tsv" as const };
+  const silent = createLogger({ write: () => {} });
+  await writeFile(join(dir, "google-fr.tsv"), tsv(() => false));
+  await pushMerchant({ outputDir: dir, channels: [channel], fullRun: true, now: new Date(), logger: silent });
+  await writeFile(join(dir, "google-fr.tsv"), tsv((i) => i % 100 === 7));
+  const t = performance.now();
+  const refresh = await pushMerchant({ outputDir: dir, channels: [channel], fullRun: false, now: new Date(), logger: silent });
+  const f = refresh.figures[0]!;
+  console.log(`refresh with 1 % of ${products} prices changed: ${f.pushed} products pushed, ${f.requests} Merchant API requests (data source + quota + inserts), ${((performance.now() - t) / 1000).toFixed(2)} s`);
 } finally {
   await api.close();
   await rm(dir, { recursive: true, force: true });

@@ -289,7 +289,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const stats = stream.stats;
     // What else went wrong, beside the channels (publish/manifest.ts Problem): each part of the run adds its own.
     const problems: Problem[] = [];
-    problems.push(...(await merchantAfterRun({ config, outputDir, logger, dryRun: options.dryRun ?? false, ...(options.signal ? { signal: options.signal } : {}) })));
+    problems.push(...(await merchantAfterRun({ config, outputDir, logger, dryRun: options.dryRun ?? false, entries, sourceUsed: source.report.used, now: started, ...(options.signal ? { signal: options.signal } : {}) })));
     const unpublished = unpublishedOf(entries);
     const manifest: Manifest = {
       version: 1,
