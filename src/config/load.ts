@@ -166,6 +166,8 @@ async function loadChannel(file: string, env: Env, problems: Problems, tolerate:
     return undefined;
   }
   const format = layout.spec.format;
+  // reports/<channel>.csv must not be the Google issues report (src/merchant/report.ts).
+  if (data.name === "google-issues") problems.add(file, "name", `"google-issues" is taken by reports/google-issues.csv (Google's issues, docs/google-merchant.md)`);
   if (data.merchant && !data.preset.startsWith("google")) problems.add(file, "merchant", `a Merchant Center account belongs to a Google channel; preset "${data.preset}" is not one`);
   return {
     configFile: file,

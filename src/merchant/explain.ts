@@ -23,7 +23,13 @@ export interface GoogleAnswer {
 /** Adds `google` to every channel of the answer that has a Merchant Center account read back. */
 export function attachGoogle(outputDir: string, answer: ExplainAnswer): void {
   if (answer.products.length === 0) return;
-  const store = MerchantStore.open(outputDir);
+  let store: MerchantStore | undefined;
+  try {
+    store = MerchantStore.open(outputDir);
+  } catch {
+    // A store of another version (or a damaged one): explain still answers with pharmafeed's own outcome.
+    return;
+  }
   if (!store) return;
   try {
     const feeds = new Map(store.feeds().map((f) => [f.channel, f]));

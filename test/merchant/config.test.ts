@@ -33,5 +33,7 @@ describe("merchant settings", () => {
     expect(await refusal(load({ accountId: "123", credentials: "k.json", alert: {} }))).toMatch(/merchant.*alert/);
     expect(await refusal(load({ accountId: "shop-1", credentials: "k.json" }))).toMatch(/merchant\.accountId/);
     expect(await refusal(load({ accountId: "123", credentials: "k.json" }, "idealo"))).toMatch(/merchant: a Merchant Center account belongs to a Google channel/);
+    const named = await writeConfig({ channels: [{ ...channelsForEveryPreset().find((c) => c.preset === "idealo")!, name: "google-issues" }] });
+    expect(await refusal(loadConfig(named.configFile, { env: ENV, checkCredentials: false }))).toMatch(/name: "google-issues" is taken by reports\/google-issues\.csv/);
   });
 });
