@@ -27,6 +27,12 @@ export const ERROR_CODES = [
   "UNSAFE_PATH",
   /** Every channel was published, but the run could not do something else (manifest.problems). */
   "RUN_DEGRADED",
+  /** Google Merchant API: the service account key, its token, or the account's developer registration. */
+  "MERCHANT_AUTH",
+  /** Google Merchant API: any other answer than the one asked for (after retries), or no answer. */
+  "MERCHANT_HTTP",
+  /** Google Merchant API: the account's daily quota is spent (it resets at 12:00 UTC). */
+  "MERCHANT_QUOTA",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -59,6 +59,8 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
           return fetchProduct(client, query);
         },
       });
+      // Google's verdicts, when a read-back kept some (src/merchant/): beside pharmafeed's own.
+      (await import("../merchant/explain.js")).attachGoogle(outputDir, answer);
       process.stdout.write(args.json ? `${JSON.stringify(answer, null, 2)}\n` : renderExplain(answer));
     } finally {
       index.close();

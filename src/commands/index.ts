@@ -4,6 +4,7 @@ import { explainCommand } from "./explain.js";
 import { previewCommand } from "./preview.js";
 import { fetchCommand } from "./fetch.js";
 import { generateCommand } from "./generate.js";
+import { merchantCommand } from "./merchant.js";
 import { sandboxCommand } from "./sandbox.js";
 import { serveCommand } from "./serve.js";
 import { validateCommand } from "./validate.js";
@@ -15,4 +16,4 @@ import { validateCommand } from "./validate.js";
  * included, whose main thread carried the sandbox's and the server's code all run.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [generateCommand, validateCommand, fetchCommand, sandboxCommand, demoCommand, serveCommand, explainCommand, previewCommand];
+export const commands: CommandModule<any, any>[] = [generateCommand, validateCommand, fetchCommand, sandboxCommand, demoCommand, serveCommand, explainCommand, previewCommand, merchantCommand];

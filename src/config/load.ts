@@ -30,6 +30,7 @@ import { formatIssue } from "./issues.js";
 import { readJsonFile } from "./json-file.js";
 import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
 import type { LoadedChannel, LoadedConfig } from "./types.js";
+import { merchantChannel } from "../merchant/channel.js";
 
 /** What the run itself keeps in the output directory. */
 const RESERVED_OUTPUT_NAMES = new Set([MANIFEST_FILE, HISTORY_DIR, REPORTS_DIR, LOCK_FILE, IMAGES_DIR, SERVE_STATE_FILE, PREVIEW_DIR]);
@@ -132,10 +133,12 @@ function checkLocales(file: string, raw: Record<string, unknown>, problems: Prob
 
 /** Secrets only `serve` uses: `generate` and `validate` load a config without them set. */
 const CHANNEL_SERVE_SECRETS = ["access.user", "access.password", "access.token"];
+/** Unset, the run goes on and the read-back says it could not start (a Problem, never a refused config). */
+const CHANNEL_MERCHANT_SECRETS = ["merchant.credentials"];
 const MAIN_SERVE_SECRETS = ["serve.status.user", "serve.status.password"];
 
 async function loadChannel(file: string, env: Env, problems: Problems, tolerate: readonly string[]): Promise<LoadedChannel | undefined> {
-  const { raw, data } = await parseFile(file, ChannelFile, env, problems, tolerate);
+  const { raw, data } = await parseFile(file, ChannelFile, env, problems, [...tolerate, ...CHANNEL_MERCHANT_SECRETS]);
   checkLocales(file, raw, problems);
   if (!data) return undefined;
   const preset = PRESETS[data.preset]!;
@@ -163,6 +166,9 @@ async function loadChannel(file: string, env: Env, problems: Problems, tolerate:
     return undefined;
   }
   const format = layout.spec.format;
+  // reports/<channel>.csv must not be the Google issues report (src/merchant/report.ts).
+  if (data.name === "google-issues") problems.add(file, "name", `"google-issues" is taken by reports/google-issues.csv (Google's issues, docs/google-merchant.md)`);
+  if (data.merchant && !data.preset.startsWith("google")) problems.add(file, "merchant", `a Merchant Center account belongs to a Google channel; preset "${data.preset}" is not one`);
   return {
     configFile: file,
     name: data.name,
@@ -175,6 +181,7 @@ async function loadChannel(file: string, env: Env, problems: Problems, tolerate:
     access: data.access,
     feed: data.feed ?? {},
     mapping: mapping.data,
+    ...(data.merchant ? { merchant: merchantChannel(file, data.name, data.merchant, mapping.data) } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { ChannelMapping } from "../mapping/settings.js";
 import { milliseconds } from "./duration.js";
 import { PRESET_NAMES } from "../presets/index.js";
 import { NotifySettings } from "../notify/settings.js";
+import { MerchantSettings } from "../merchant/settings.js";
 
 export const SourceConfig = z
   .object({
@@ -166,8 +167,10 @@ export const ChannelFile = ChannelMapping.extend({
     .object({ title: z.string().optional(), link: z.url().optional(), description: z.string().optional() })
     .strict()
     .optional(),
+  /** Google channels: the Merchant Center account (read-back of statuses, intraday push); docs/google-merchant.md. */
+  merchant: MerchantSettings.optional(),
 }).strict();
 export type ChannelFile = z.infer<typeof ChannelFile>;
 
 /** Keys of a channel file that are not mapping settings. */
-export const CHANNEL_ONLY_KEYS = ["name", "preset", "template", "file", "gzip", "gate", "access", "feed"] as const;
+export const CHANNEL_ONLY_KEYS = ["name", "preset", "template", "file", "gzip", "gate", "access", "feed", "merchant"] as const;

@@ -11,6 +11,7 @@
 import type { Product } from "../catalogue/schemas/product.js";
 import { fallbackDetail, reasonDetail } from "../mapping/reason-details.js";
 import { ChannelMapping } from "../mapping/settings.js";
+import type { GoogleAnswer } from "../merchant/explain.js";
 import { unpackOutcome } from "./entry.js";
 import { type IndexFreshness, indexFreshness } from "./freshness.js";
 import { readRow } from "./read-row.js";
@@ -43,6 +44,8 @@ export interface ChannelAnswer {
   warnings?: ReasonAnswer[];
   fallbacks?: { field: string; locale: string; detail: string }[];
   reasons?: ReasonAnswer[];
+  /** Google's own verdict from the Merchant API read-back (src/merchant/explain.ts), when the feed has an account. */
+  google?: GoogleAnswer;
 }
 
 export interface ProductAnswer {

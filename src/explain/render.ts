@@ -1,5 +1,6 @@
 /** explain's answer for a terminal: one block per product, one paragraph per channel. */
 import type { ChannelAnswer, ExplainAnswer, ProductAnswer } from "./explain.js";
+import { googleLines } from "../merchant/explain.js";
 
 const indent = (text: string, by: string): string =>
   text
@@ -8,6 +9,10 @@ const indent = (text: string, by: string): string =>
     .join("\n");
 
 function channel(c: ChannelAnswer): string[] {
+  return [...pharmafeed(c), ...googleLines(c.google)];
+}
+
+function pharmafeed(c: ChannelAnswer): string[] {
   switch (c.outcome) {
     case "not_run":
       return [`${c.channel}: not run by the last run (generate --channel ran other channels)`];

@@ -58,6 +58,12 @@ const NEXT: Record<AlertEvent, string> = {
   "run-failed":
     "Nothing of this run was published; the previous feeds stay online. Read the error below and the run's log: for a source error check the " +
     "catalogue's base URL, credentials and service status. The next scheduled run tries again, or run `pharmafeed generate` by hand.",
+  "merchant-disapprovals":
+    "Google disapproved many more products since the last read-back. `pharmafeed explain <id>` shows Google's issue per product, " +
+    "reports/google-issues.csv lists them all with Google's help links; fix the data (or the feed's mapping), Google re-checks at its next fetch.",
+  "merchant-account-issue":
+    "Google reports an issue with the whole Merchant Center account (it can suspend every product). Open Merchant Center, " +
+    "read the issue and its help link, and act on it; pharmafeed cannot fix account issues.",
   "feeds-stale":
     "The marketplaces are fetching old prices and stock. Check that the nightly job runs (crontab or `systemctl list-timers pharmafeed.timer`), " +
     "read its last log, and run `pharmafeed generate` by hand.",
@@ -70,9 +76,12 @@ const TITLE: Record<AlertEvent, string> = {
   "run-degraded": "feeds published, but something else failed",
   "run-failed": "the feed run failed: nothing published",
   "feeds-stale": "feeds are stale",
+  "merchant-disapprovals": "Google disapproved many more products",
+  "merchant-account-issue": "Google reports a Merchant Center account issue",
 };
 
-function base(event: AlertEvent, shop: string, statusUrl: string | undefined, now: Date) {
+/** The fields every alert shares (exported for the alerts of src/merchant/). */
+export function base(event: AlertEvent, shop: string, statusUrl: string | undefined, now: Date) {
   return { event, title: `${shop}: ${TITLE[event]}`, next: NEXT[event], shop, host: hostname(), at: now.toISOString(), ...(statusUrl ? { statusUrl } : {}) };
 }
 

@@ -54,6 +54,7 @@ import type { Rejection } from "../catalogue/stream/line.js";
 import { RowsRecorder } from "../rowcache/record.js";
 import { planReuse, reuseRows } from "../rowcache/reuse.js";
 import { StateProblems } from "../store/state-problems.js";
+import { merchantAfterRun } from "../merchant/run-hook.js";
 
 export interface GenerateOptions {
   config: LoadedConfig;
@@ -301,6 +302,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const stats = stream.stats;
     // What else went wrong, beside the channels (publish/manifest.ts Problem): each part of the run adds its own.
     const problems: Problem[] = [...source.problems, ...state.problems];
+    problems.push(...(await merchantAfterRun({ config, outputDir, logger, dryRun: options.dryRun ?? false, entries, sourceUsed: source.report.used, now: started, ...(options.signal ? { signal: options.signal } : {}) })));
     const unpublished = unpublishedOf(entries);
     const manifest: Manifest = {
       version: 1,

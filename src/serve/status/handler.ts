@@ -17,6 +17,8 @@ import { pickLanguage } from "./i18n.js";
 import { renderStatusPage, type StatusChannel } from "./page.js";
 import { STATUS_SCRIPT } from "./script.js";
 import { searchIndex } from "./search.js";
+import { googleSection } from "../../merchant/status.js";
+import { ISSUES_REPORT } from "../../merchant/report.js";
 
 export interface StatusContext {
   outputReal: string;
@@ -73,6 +75,7 @@ export async function statusPage(req: IncomingMessage, res: ServerResponse, ctx:
     lang,
     publicBaseUrl: ctx.publicBaseUrl,
     ...(query === "" ? {} : { search: { query, html: found ?? "<p>—</p>" } }),
+    google: googleSection(ctx.outputReal, query),
   });
   res.writeHead(200, {
     ...HEADERS,
@@ -94,7 +97,7 @@ export function statusScript(req: IncomingMessage, res: ServerResponse, ctx: Sta
 /** Only the reports of the config's channels and the offers file's, opened inside output/reports (no symlink out). */
 export async function statusReport(req: IncomingMessage, res: ServerResponse, name: string, ctx: StatusContext, text: Text): Promise<void> {
   if (!allowed(req, res, ctx, text)) return;
-  const known = name === "_offers.csv" || ctx.channels.some((c) => name === `${c.name}.csv` || name === warningsReportName(c.name));
+  const known = name === "_offers.csv" || name === ISSUES_REPORT || ctx.channels.some((c) => name === `${c.name}.csv` || name === warningsReportName(c.name));
   const folder = known ? await realFolder(ctx.outputReal, REPORTS_DIR) : undefined;
   const opened = folder ? await openInside(ctx.outputReal, folder, name) : undefined;
   if (!opened) return text(res, 404, "not found");

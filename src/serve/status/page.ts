@@ -47,6 +47,8 @@ export interface StatusInput {
   publicBaseUrl?: string | undefined;
   /** The search box's query and its rendered answer (search.ts). */
   search?: { query: string; html: string };
+  /** The Google Merchant Center section (src/merchant/status.ts), when a read-back kept statuses. */
+  google?: string;
 }
 
 const AGO: Record<Language, { now: string; min: string; h: string; d: string; wrap: (x: string) => string }> = {
@@ -193,6 +195,6 @@ export function renderStatusPage(input: StatusInput): string {
     `<header><div class="top"><h1>${e(input.shopName)}: ${e(w.feeds)}</h1>${languageSwitch(lang, w, query)}</div>${summary(input, lang)}` +
     `${searchForm(lang, w, query)}<p class="muted small" data-refresh="${query ? "off" : "60"}">${e(w.refresh)}</p></header>` +
     `<main>${input.search ? `<section class="card results" aria-live="polite">${input.search.html}</section>` : ""}` +
-    `${input.channels.map((c) => card(input, c, byName.get(c.name), lang)).join("")}</main></body></html>`
+    `${input.channels.map((c) => card(input, c, byName.get(c.name), lang)).join("")}${input.google ?? ""}</main></body></html>`
   );
 }

@@ -1,0 +1,45 @@
+/**
+ * `pharmafeed merchant sync`: reads back what Google did with every product of each feed
+ * that has a Merchant Center account (statuses, item issues, account issues) into
+ * output/state/merchant.sqlite and reports/google-issues.csv. A run does the same after
+ * publishing (merchant.readAfterRun); docs/google-merchant.md.
+ */
+import type { Argv, CommandModule } from "yargs";
+import { loadConfig } from "../config/load.js";
+import { ERROR_CODES, type ErrorCode, PharmafeedError } from "../errors.js";
+import { createLogger, type LogFormat } from "../log.js";
+
+interface MerchantArgs {
+  action: "sync";
+  config: string;
+  output?: string;
+  channel?: string[];
+  "log-format": LogFormat;
+}
+
+export const merchantCommand: CommandModule<object, MerchantArgs> = {
+  command: "merchant <action>",
+  describe: "Google Merchant Center: sync reads back product statuses and issues",
+  builder: (yargs) =>
+    yargs
+      .positional("action", { choices: ["sync"] as const, demandOption: true, describe: "sync: read statuses and issues back from Google" })
+      .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
+      .option("output", { type: "string", describe: "output directory (default: from the config)" })
+      .option("channel", { type: "string", array: true, describe: "only these channels" })
+      .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" }) as unknown as Argv<MerchantArgs>,
+  handler: async (args) => {
+    const config = await loadConfig(args.config, { checkCredentials: false, ...(args.channel ? { only: args.channel } : {}) });
+    const channels = config.channels.flatMap((c) => (c.merchant ? [c.merchant] : []));
+    if (channels.length === 0) throw new PharmafeedError("USAGE", "no channel has a `merchant` section (a Merchant Center account): see docs/google-merchant.md");
+    const [{ syncMerchant }, { summaryLines }, { sendMerchantAlerts }] = await Promise.all([import("../merchant/sync.js"), import("../merchant/summary.js"), import("../merchant/run-hook.js")]);
+    const logger = createLogger({ format: args["log-format"] });
+    const result = await syncMerchant({ outputDir: args.output ?? config.outputDir, channels, logger });
+    await sendMerchantAlerts(config, channels, result, logger);
+    process.stdout.write(`${[...summaryLines(result.feeds), `${result.requests} Merchant API requests`].join("\n")}\n`);
+    if (result.problems.length > 0) {
+      const first = result.problems[0]!;
+      const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(first.code) ? (first.code as ErrorCode) : "MERCHANT_HTTP";
+      throw new PharmafeedError(code, result.problems.map((p) => `${p.channel ?? "merchant"}: ${p.reason}`).join("\n"));
+    }
+  },
+};
