@@ -254,7 +254,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     unitPrice: units.price,
     cip13: facts.cip13,
     acl13: facts.acl13,
-    leafletUrl: leaflet === undefined ? undefined : feedUrl(leaflet.value),
+    leafletUrl: leaflet?.value,
     prescription: facts.prescription,
     locale: s.locale,
     fallbacks,
