@@ -3,6 +3,7 @@
  * context (public-categories/query); categories embedded in a product fill in
  * ids the tree lacks. Parent links are followed with a cycle guard.
  */
+import { decodeEntities } from "./entities.js";
 import type { CategoryNode, CategoryPath, MappingContext } from "./context.js";
 import { resolveLocalized } from "./locale.js";
 
@@ -53,7 +54,7 @@ export function categoryPath(
     }
     const name = resolveLocalized(node?.name, chain);
     if (name === undefined) continue;
-    names.push(name.value.trim());
+    names.push(decodeEntities(name.value).trim());
     if (name.locale !== chain[0]) fallbackLocale ??= name.locale;
   }
   const path: CategoryPath = fallbackLocale === undefined ? { names } : { names, fallbackLocale };

@@ -55,6 +55,8 @@ export interface FeedItem {
    */
   salePriceEffectiveDate?: string;
   availability: Availability;
+  /** With preorder / backorder only: when it ships, as Google writes it (`2026-12-15T00:00Z`), from the offer. */
+  availabilityDate?: string;
   stockQuantity?: number;
   condition: "new";
   brand?: string;

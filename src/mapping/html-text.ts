@@ -1,7 +1,7 @@
 /**
  * HTML descriptions to plain text: tags removed, block elements become line
  * breaks, comments / CDATA / script / style / template content dropped,
- * entities decoded (the `entities` package), whitespace collapsed. A small
+ * entities decoded until none is left (entities.ts), whitespace collapsed. A small
  * hand-written scanner rather than a DOM: descriptions are mapped per product
  * per channel and this runs in the hot loop (results are memoised too).
  *
@@ -10,7 +10,7 @@
  * a letter, `/`, `!` or `?`, so no tag can be read into it, whatever the input
  * (`<<b>b>` or `&lt;b&gt;`); such a `<` gets a space after it.
  */
-import { decodeHTML } from "entities";
+import { decodeEntities } from "./entities.js";
 
 const BLOCK = new Set([
   "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption", "figure", "footer",
@@ -65,8 +65,9 @@ function closingTagAt(html: string, name: string, from: number): number {
   return -1;
 }
 
+/** Until stable: a description escaped twice (`&amp;amp;`) is text with no entity left (entities.ts). */
 function decode(text: string): string {
-  return text.includes("&") ? decodeHTML(text) : text;
+  return text.includes("&") ? decodeEntities(text) : text;
 }
 
 function tidy(text: string): string {

@@ -38,6 +38,8 @@ import { nameToText } from "./title-text.js";
 import { withoutTracking } from "./tracking.js";
 import { itemUnitPricing } from "./unit-pricing.js";
 import { isHttpUrl } from "./url.js";
+import { feedUrl } from "./feed-url.js";
+import { availabilityDate } from "./availability.js";
 
 export type MapResult =
   | { ok: true; item: FeedItem; fallbacks: Record<string, string>; warnings: Reason<WarningCode>[] }
@@ -174,16 +176,21 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   }
   state.title = title;
 
-  let link = offer?.link ?? "";
+  // Every URL leaves mapping ASCII and RFC 3986 (feed-url.ts): a spreadsheet's `/p/crème-été` included.
+  let link = offer?.link === undefined ? "" : feedUrl(offer.link);
   if (link === "") {
     if (ch.link === undefined) problems.push({ code: "MISSING_LINK", detail: "no link template" });
     else {
       const r = ch.link.render(state);
+      const url = feedUrl(r.text);
       if (r.missing !== undefined) problems.push({ code: "MISSING_LINK", detail: `no value for {{${r.missing}}}` });
-      else if (!isHttpUrl(r.text) || r.text.length > s.link.maxLength) problems.push({ code: "MISSING_LINK", detail: r.text.slice(0, 120) });
-      else link = r.text;
+      else if (!isHttpUrl(url) || url.length > s.link.maxLength) problems.push({ code: "MISSING_LINK", detail: r.text.slice(0, 120) });
+      else link = url;
     }
   }
+
+  const date = availabilityDate(availability, offer?.availabilityDate, s.offers.requireAvailabilityDate);
+  if (date.problem !== undefined) problems.push(date.problem);
 
   const images = sharedImages(product, ch.images, context);
   if (images.length === 0 && s.images.required) problems.push({ code: "NO_IMAGE" });
@@ -228,6 +235,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     salePriceUntil: sale?.until,
     salePriceEffectiveDate: sale?.from !== undefined && sale.until !== undefined ? `${sale.from}/${sale.until}` : undefined,
     availability,
+    availabilityDate: date.value,
     stockQuantity: offer?.quantity,
     condition: "new",
     brand: state.brand,

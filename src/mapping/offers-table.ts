@@ -2,13 +2,13 @@
  * The offers index, compact and shared. A chain's file has millions of rows: as
  * a Map of objects (one per row, plus its key strings) 2,000,000 rows took
  * 2.1 GB, and every worker thread received its own structured clone. Here an
- * offer is one row of typed arrays (37 bytes), keys and links are UTF-8 bytes in
+ * offer is one row of typed arrays (45 bytes), keys and links are UTF-8 bytes in
  * pools (links deduplicated), and the hash tables are open-addressing arrays of
  * row numbers. Every array lives in a SharedArrayBuffer, so a worker gets the
  * index by reference (`share()` then `OffersIndex.from()`), not by copy.
  *
  *   id (string) ─> ids pool ─> idRow ─┐
- *   GTIN key (14 digits, a number) ───┴─> row ─> price | sale | dates | quantity | availability | link ─> links pool
+ *   GTIN key (14 digits, a number) ───┴─> row ─> price | sale | dates | quantity | availability (+ date) | link ─> links pool
  *
  * Only the main thread adds (while the file is read); afterwards every thread
  * only reads, so no locking is needed.
@@ -27,6 +27,8 @@ export interface Offer {
   saleUntil?: number;
   quantity?: number;
   availability?: Availability;
+  /** Unix seconds: when a preorder or backorder ships. */
+  availabilityDate?: number;
   link?: string;
 }
 
@@ -44,6 +46,7 @@ export interface SharedOffers {
   saleFrom: Float64Array;
   saleUntil: Float64Array;
   availability: Uint8Array;
+  availabilityDate: Float64Array;
   link: Int32Array;
   idRow: Int32Array;
   ids: SharedPool;
@@ -71,6 +74,7 @@ export class OffersIndex {
       saleFrom: sharedArray(Float64Array, rows, NaN),
       saleUntil: sharedArray(Float64Array, rows, NaN),
       availability: sharedArray(Uint8Array, rows),
+      availabilityDate: sharedArray(Float64Array, rows, NaN),
       link: sharedArray(Int32Array, rows, -1),
       idRow: sharedArray(Int32Array, rows),
       ids: StringPool.create().share(),
@@ -132,6 +136,7 @@ export class OffersIndex {
     d.saleFrom = ensure(d.saleFrom, n, NaN);
     d.saleUntil = ensure(d.saleUntil, n, NaN);
     d.availability = ensure(d.availability, n);
+    d.availabilityDate = ensure(d.availabilityDate, n, NaN);
     d.link = ensure(d.link, n, -1);
     d.line[row] = offer.line;
     d.price[row] = offer.priceCents ?? 0;
@@ -140,6 +145,7 @@ export class OffersIndex {
     d.saleFrom[row] = offer.saleFrom ?? NaN;
     d.saleUntil[row] = offer.saleUntil ?? NaN;
     d.availability[row] = offer.availability === undefined ? 0 : AVAILABILITIES.indexOf(offer.availability);
+    d.availabilityDate[row] = offer.availabilityDate ?? NaN;
     if (offer.link !== undefined) {
       const links = StringPool.from(d.links);
       d.link[row] = links.intern(offer.link);
@@ -173,7 +179,9 @@ export class OffersIndex {
     if (row < 0) return "";
     const d = this.d;
     const link = d.link[row]! >= 0 ? StringPool.from(d.links).get(d.link[row]!) : "";
-    return `${d.price[row]}|${d.salePrice[row]}|${d.quantity[row]}|${d.saleFrom[row]}|${d.saleUntil[row]}|${d.availability[row]}|${d.link[row]! >= 0 ? "l" : "-"}${link}`;
+    // The availability date only when the row has one: fingerprints of rows without stay as they were.
+    const date = Number.isNaN(d.availabilityDate[row]) ? "" : `@${d.availabilityDate[row]}`;
+    return `${d.price[row]}|${d.salePrice[row]}|${d.quantity[row]}|${d.saleFrom[row]}|${d.saleUntil[row]}|${d.availability[row]}${date}|${d.link[row]! >= 0 ? "l" : "-"}${link}`;
   }
 
   private offer(row: number): Offer {
@@ -186,6 +194,7 @@ export class OffersIndex {
     if (d.quantity[row]! >= 0) offer.quantity = d.quantity[row]!;
     const availability = AVAILABILITIES[d.availability[row]!];
     if (availability !== undefined) offer.availability = availability;
+    if (!Number.isNaN(d.availabilityDate[row])) offer.availabilityDate = d.availabilityDate[row]!;
     if (d.link[row]! >= 0) offer.link = StringPool.from(d.links).get(d.link[row]!);
     return offer;
   }

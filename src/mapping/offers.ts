@@ -7,7 +7,7 @@
  *
  * Prices in the file are decimals in currency units, VAT included ("12.99",
  * "12,99"). Dates are ISO 8601 (UTC when no offset) or Unix seconds; a date-only
- * sale_until lasts to the end of that day.
+ * sale_until lasts to the end of that day, a date-only availability_date starts at 00:00 UTC.
  */
 import { parseGtin } from "./gtin.js";
 import { decimalToCents } from "./money.js";
@@ -24,7 +24,7 @@ export interface OfferError {
   detail: string;
 }
 
-export const OFFER_FIELDS = ["id", "gtin", "cip13", "price", "sale_price", "sale_from", "sale_until", "quantity", "availability", "link"] as const;
+export const OFFER_FIELDS = ["id", "gtin", "cip13", "price", "sale_price", "sale_from", "sale_until", "quantity", "availability", "availability_date", "link"] as const;
 export type OfferField = (typeof OFFER_FIELDS)[number];
 const KNOWN = new Set<string>(OFFER_FIELDS);
 
@@ -154,6 +154,13 @@ export function addOfferRow(index: OffersIndex, row: Record<string, unknown>, li
     const a = AVAILABILITY[availability.toLowerCase().replace(/[\s-]+/g, "_")];
     if (a === undefined) err("OFFER_BAD_AVAILABILITY", availability);
     else offer.availability = a;
+  }
+  // When a preorder or backorder ships (Google requires it with those two: answers 6324448, 6324470).
+  const availabilityDate = row.availability_date;
+  if (text(availabilityDate) !== undefined) {
+    const t = parseOfferDate(typeof availabilityDate === "number" ? availabilityDate : text(availabilityDate), false);
+    if (t === undefined) err("OFFER_BAD_DATE", `availability_date ${text(availabilityDate) ?? ""}`);
+    else offer.availabilityDate = t;
   }
   const link = text(row.link);
   if (link !== undefined) {

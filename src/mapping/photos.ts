@@ -12,6 +12,7 @@ import type { Product } from "../catalogue/schemas/product.js";
 import type { ImageSource } from "./feed-item.js";
 import type { ChannelMapping } from "./settings.js";
 import { isHttpUrl } from "./url.js";
+import { feedUrl } from "./feed-url.js";
 
 type Kind = "jpeg" | "png" | "webp";
 
@@ -92,8 +93,11 @@ function usableUrl(photo: Photo, renditions: readonly Rendition[], plan: ImagePl
   const formats = photo.formats;
   if (!formats) return undefined;
   for (const { key, extensions } of renditions) {
-    const url = formats[key];
-    if (typeof url !== "string" || url.length > plan.maxUrlLength || !isHttpUrl(url)) continue;
+    const raw = formats[key];
+    if (typeof raw !== "string") continue;
+    // Encoded first (ASCII, RFC 3986: feed-url.ts), then judged: a space or an accent is not a reason to drop a photo.
+    const url = feedUrl(raw);
+    if (url.length > plan.maxUrlLength || !isHttpUrl(url)) continue;
     // The usual case, the URL ends with the key's own extension, needs no parsing.
     if (endsWithAny(url, extensions)) return url;
     const kind = urlKind(url);

@@ -49,6 +49,8 @@ function words(code: string, s: ChannelMapping): string | undefined {
       return "looked for a row for the product in the offers file and found none (offers.whenMissing is skip)";
     case "OUT_OF_STOCK":
       return "the offers file says out of stock and the channel leaves those out (offers.excludeOutOfStock)";
+    case "MISSING_AVAILABILITY_DATE":
+      return "the offers file says preorder or backorder and gives no availability_date, which the channel requires with those (offers.requireAvailabilityDate)";
     case "MISSING_TITLE":
       return `looked for a name in ${chain(s)} and found none`;
     case "MISSING_DESCRIPTION":

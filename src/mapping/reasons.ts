@@ -33,6 +33,7 @@ export const REASONS = {
   IMAGE_FAILED: "The channel processes images (`images.process`, `onError: exclude`) and the main image could not be downloaded or converted; detail says why.",
   MAPPING_ERROR: "The product does not have the wire schema's shape (mapping expects schema-validated products); detail is the message.",
   MISSING_CATEGORY: "No category path in the channel's locale chain, no `categories.defaultPath`, and the channel requires one (Kelkoo).",
+  MISSING_AVAILABILITY_DATE: "The offer says preorder or backorder without an `availability_date`, and the channel requires one (`offers.requireAvailabilityDate`: Google, Microsoft); detail is the availability.",
   MISSING_LANGUAGE: "The name (or a required description) exists only in other languages than the channel's, and the channel does not opt in to a fallback for that field; detail names the field and the languages found.",
 } as const;
 
@@ -88,7 +89,7 @@ export const OFFER_ERRORS = {
   OFFER_BAD_KEY: "The gtin / cip13 is not a valid GTIN.",
   OFFER_DUPLICATE: "A second row for the same product key; the first one is kept.",
   OFFER_BAD_PRICE: "price or sale_price is not a positive decimal with at most two decimals.",
-  OFFER_BAD_DATE: "sale_from or sale_until is not an ISO 8601 date or Unix seconds, or until < from.",
+  OFFER_BAD_DATE: "sale_from, sale_until or availability_date is not an ISO 8601 date or Unix seconds, or until < from.",
   OFFER_BAD_QUANTITY: "quantity is not a non-negative integer.",
   OFFER_BAD_AVAILABILITY: "availability is not in_stock, out_of_stock, preorder or backorder.",
   OFFER_BAD_LINK: "link is not an absolute http(s) URL.",

@@ -54,6 +54,11 @@ export const OfferSettings = z
     whenMissing: z.enum(["skip", "catalogue"]).default("catalogue"),
     /** Leave out items whose offer says out of stock (OUT_OF_STOCK) instead of publishing them as such. */
     excludeOutOfStock: z.boolean().default(false),
+    /**
+     * Leave out preorder and backorder items whose offer has no `availability_date`
+     * (MISSING_AVAILABILITY_DATE): Google and Microsoft require the date with those two.
+     */
+    requireAvailabilityDate: z.boolean().default(false),
   })
   .strict();
 

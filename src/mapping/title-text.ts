@@ -8,6 +8,7 @@
  */
 import { Parser } from "htmlparser2";
 import { dropControlChars } from "./controls.js";
+import { decodeEntities } from "./entities.js";
 import { collapseWhitespace } from "./truncate.js";
 
 /** The HTML elements (WHATWG, plus the obsolete ones still pasted from old editors). */
@@ -60,7 +61,9 @@ function markupToText(raw: string): string {
 
 /** A catalogue name as one line of plain text. */
 export function nameToText(raw: string): string {
-  const text = raw.includes("<") || raw.includes("&") ? markupToText(raw) : raw;
+  let text = raw.includes("<") || raw.includes("&") ? markupToText(raw) : raw;
+  // A name escaped twice (`karit&amp;eacute;`) still holds an entity after one level: decoded until stable.
+  if (text.includes("&")) text = decodeEntities(text);
   return collapseWhitespace(dropControlChars(text));
 }
 

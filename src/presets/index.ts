@@ -57,6 +57,8 @@ const googleMapping: ChannelMappingInput = {
   price: { currency: "suffix", decimalSeparator: "." },
   // Google's editorial requirements (Merchant Center answer 6150244) refuse emoji and gimmicky symbols in titles.
   title: { emoji: "drop" },
+  // availability_date is required with preorder and backorder (answers 6324448, 6324470).
+  offers: { requireAvailabilityDate: true },
 };
 
 const metaMapping: ChannelMappingInput = {

@@ -26,9 +26,18 @@ export const DOCUMENTS = {
   GUP: { title: "Google, unit_pricing_measure", url: "https://support.google.com/merchants/answer/6324455" },
   GED: { title: "Google, Editorial and professional requirements (no emoji or gimmicky symbols)", url: "https://support.google.com/merchants/answer/6150244" },
   GUB: { title: "Google, unit_pricing_base_measure (allowed bases)", url: "https://support.google.com/merchants/answer/6324490" },
+  GAV: { title: "Google, availability (in_stock, out_of_stock, preorder, backorder)", url: "https://support.google.com/merchants/answer/6324448" },
+  GAD: { title: "Google, availability_date (required with preorder and backorder; YYYY-MM-DDThh:mm[±hhmm] or YYYY-MM-DDThh:mmZ)", url: "https://support.google.com/merchants/answer/6324470" },
+  GLK: { title: "Google, link (ASCII characters only, RFC 3986 compliant)", url: "https://support.google.com/merchants/answer/6324416" },
+  GIM: { title: "Google, image_link (ASCII, RFC 3986; symbols and spaces URL-encoded, a comma as %2C)", url: "https://support.google.com/merchants/answer/6324350" },
+  GTSV: { title: "Google, Quoted attributes in tab-delimited data sources (on by default for new data sources; a quote inside is doubled)", url: "https://support.google.com/merchants/answer/14998273" },
+  URI: { title: "RFC 3986, Uniform Resource Identifier (URI): Generic Syntax", url: "https://www.rfc-editor.org/rfc/rfc3986" },
   RSS: { title: "RSS 2.0 specification (RSS Advisory Board)", url: "https://www.rssboard.org/rss-specification" },
   MS: { title: "Microsoft Advertising, Product attributes (Merchant Center feed file)", url: "https://learn.microsoft.com/en-us/advertising/msa-help/hlp_ba_conc_aboutbingmerchantcentercatalogfile" },
+  MSF: { title: "Microsoft Advertising, How is the feed file organized? (up to 10 GTINs; identifier_exists only without gtin + brand or mpn + brand; Google feed files imported)", url: "https://help.ads.microsoft.com/apex/index/3/en-us/51084" },
   META: { title: "Meta, Catalog reference (supported feed formats and fields)", url: "https://developers.facebook.com/docs/marketing-api/catalog/reference" },
+  METAV: { title: "Meta, catalog feed template (availability: in stock, available for order, preorder, out of stock, discontinued)", url: "https://lookaside.facebook.com/developers/resources/?id=catalog_country_feed_template.csv" },
+  METABP: { title: "Meta, Commerce catalog best practices (a description without HTML tags or character entities)", url: "https://developers.facebook.com/docs/commerce-platform/catalog/best-practices" },
   METAF: { title: "Meta, Commerce catalog fields (google_product_category for tax and Purchase Protection)", url: "https://developers.facebook.com/docs/commerce-platform/catalog/fields" },
   ID: { title: "idealo, CSV importer documentation", url: "https://idealo.github.io/csv-importer/en/csv" },
   IDX: { title: "Open-source idealo exports (WebToffee product feed for WooCommerce; jemel.lv idealo connector)", url: "https://jemel.lv/docs/idealo-connector/csv-export-alternative" },
@@ -62,7 +71,8 @@ function googleFields(prefix: "g:" | "", docs: DocumentKey[]): FieldSource[] {
       : [g("title", "title"), g("description", "description"), g("link", "link")]),
     g("image_link", "imageLink"),
     g("additional_image_link", "additionalImageLinks"),
-    g("availability", "availability"),
+    g("availability", "availability: in_stock, out_of_stock, preorder, backorder", ["GAV"]),
+    g("availability_date", "with preorder / backorder: the offers file's availability_date, `2026-12-15T00:00Z`", ["GAD"]),
     g("price", "price (regular), `12.99 EUR`"),
     g("sale_price", "salePrice while the sale runs"),
     g("sale_price_effective_date", "start/end, only when the sale has both", ["GSD"]),
@@ -85,14 +95,14 @@ const META_CSV: FieldSource[] = [
   f("id", "id", ["META"]),
   f("title", "title", ["META"]),
   f("description", "description", ["META"]),
-  f("availability", "`in stock`, `out of stock`, ...", ["META"]),
+  f("availability", "`in stock`, `out of stock`, `preorder`, `available for order` (backorder)", ["META", "METAV"]),
   f("condition", "new", ["META"]),
   f("price", "price (regular), `12.99 EUR`", ["META"]),
   f("sale_price", "salePrice while the sale runs", ["META"]),
   f("sale_price_effective_date", "start/end, only when the sale has both", ["META", "GSD"]),
   f("link", "link", ["META"]),
   f("image_link", "imageLink", ["META"]),
-  f("additional_image_link", "additionalImageLinks, comma-separated", ["META"]),
+  f("additional_image_link", "additionalImageLinks, comma-separated (a comma inside a URL is %2C)", ["META"]),
   f("brand", "brand", ["META"]),
   f("gtin", "gtin", ["META"]),
   f("mpn", "mpn", ["META"]),
@@ -102,10 +112,16 @@ const META_CSV: FieldSource[] = [
 ];
 
 const META_XML: FieldSource[] = [
-  // Meta documents neither identifier_exists nor a base measure for feed files.
-  ...googleFields("g:", ["META"]).filter((s) => s.field !== "g:identifier_exists" && s.field !== "g:unit_pricing_base_measure"),
+  // Meta documents neither identifier_exists, nor availability_date, nor a base measure for feed files.
+  ...googleFields("g:", ["META"]).filter((s) => !["g:identifier_exists", "g:unit_pricing_base_measure", "g:availability_date"].includes(s.field)),
   ...RSS_CHANNEL,
-].map((s) => (s.field === "g:unit_pricing_measure" ? { ...s, docs: ["GUP"], evidence: "unconfirmed" as const } : s));
+].map((s) =>
+  s.field === "g:unit_pricing_measure"
+    ? { ...s, docs: ["GUP"], evidence: "unconfirmed" as const }
+    : s.field === "g:availability"
+      ? { ...s, value: "`in stock`, `out of stock`, `preorder`, `available for order` (backorder)", docs: ["META", "METAV"] }
+      : s,
+);
 
 const IDEALO: FieldSource[] = [
   f("sku", "id", ["ID"]),
@@ -120,7 +136,7 @@ const IDEALO: FieldSource[] = [
   f("deliveryCosts_dhl", "custom.deliveryCosts (carrier suffix: dhl, dpd, gls, hermes, ups, ...)", ["ID"]),
   f("paymentCosts_credit_card", "custom.paymentCosts", ["IDX"], "integration"),
   f("deliveryTime", "custom.deliveryTime", ["ID"]),
-  f("imageUrl", "imageLink and additionalImageLinks, `;`-separated", ["ID"]),
+  f("imageUrl", "imageLink and additionalImageLinks, `;`-separated (a `;` inside a URL is %3B)", ["ID"]),
   f("basePrice", "unit price of the price paid, `200.00 EUR / 1 l`", [], "unconfirmed"),
 ];
 
@@ -206,12 +222,18 @@ export const PRESET_RULES: RuleSource[] = [
   { presets: "google, microsoft, meta-xml", rule: "items carry RSS's title, link, description and a guid; the channel its language", docs: ["RSS", "G"] },
   { presets: "meta, meta-xml", rule: "google_product_category filled (tax, Purchase Protection)", docs: ["METAF"] },
   { presets: "google, google-tsv, microsoft", rule: "titles without emoji or decorative symbols", docs: ["GED"] },
+  { presets: "google, google-tsv, microsoft", rule: "availability_date (ISO 8601, `YYYY-MM-DDThh:mmZ`) with preorder and backorder, from the offers file; without one the item is left out (MISSING_AVAILABILITY_DATE), never published to be disapproved", docs: ["GAV", "GAD"] },
+  { presets: "microsoft", rule: "availability_date and URL encoding: no Microsoft Advertising page states them; Microsoft imports Google-format files, so Google's rules apply", docs: ["MSF", "GAD", "GLK"] },
+  { presets: "microsoft", rule: "identifiers: up to 10 GTINs; identifier_exists only where neither gtin + brand nor mpn + brand exists (as Google's rule)", docs: ["MSF"] },
+  { presets: "meta, meta-xml", rule: "availability one of in stock, out of stock, preorder, available for order, discontinued: backorder is written `available for order`", docs: ["META", "METAV"] },
+  { presets: "every preset", rule: "every URL (link, image links, leaflet, the feed's link) ASCII and RFC 3986: non-ASCII, spaces and other disallowed characters percent-encoded as UTF-8, a comma as %2C, an international host in punycode; what is already percent-encoded is kept (never encoded twice)", docs: ["GLK", "GIM", "URI"] },
+  { presets: "google-tsv, meta, idealo, generic-csv", rule: "list fields of URLs (additional_image_link, imageUrl, additional_image_links) encode their separator inside a URL, so no URL can split", docs: ["GIM", "ID"] },
+  { presets: "every preset", rule: "titles, descriptions, brands and category names are plain text: HTML entities decoded until none is left (`&amp;amp;` is `&`)", docs: ["G", "METABP"] },
+  { presets: "google-tsv", rule: "no value carries a tab, a line break or `\"` (a `\"` becomes `“` / `”`): the file reads the same with quoted fields on (the default for new data sources) and off", docs: ["GTSV"] },
   { presets: "google, google-tsv, microsoft", rule: "unit_pricing_measure with unit_pricing_base_measure, bases 1, 10, 100, 2, 4, 8 of a unit, 75cl, 750ml, 50kg, 1000kg", docs: ["GUP", "GUB"] },
 ];
 
-function docLinks(docs: readonly DocumentKey[]): string {
-  return docs.map((d) => `[${d}]`).join(" ");
-}
+const docLinks = (docs: readonly DocumentKey[]): string => docs.map((d) => `[${d}]`).join(" ");
 
 /** The README's tables: fields per preset, rules, then the documents (rendered, kept equal by a test). */
 export function sourcesMarkdown(): string {

@@ -38,9 +38,18 @@ export function cdata(value: string): string {
 }
 
 /**
- * A TSV field never carries a tab or a line break (Google and Microsoft read
- * TSV without quoting): runs of them become one space.
+ * A TSV field reads the same whether the reader honours quotes or not. Google's
+ * help for TSV data sources (answer 14998273) says new data sources read quoted
+ * fields by default, older ones and Microsoft read none: a field starting with
+ * `"` then breaks the row (`'\t' expected after '"'`) for one and keeps the
+ * quote for the other. RFC 4180 quoting cannot satisfy both, so a value never
+ * carries `"`: each becomes a typographic quote (`“` opening, `”` closing, by
+ * position), which neither reader treats specially. Tabs and line breaks, which
+ * no unquoted field can hold, become one space per run. URLs carry no `"`: it is
+ * `%22` there (mapping/feed-url.ts).
  */
 export function tsvValue(value: string): string {
-  return /[\t\r\n]/.test(value) ? value.replace(/[\t\r\n]+/g, " ") : value;
+  let out = /[\t\r\n]/.test(value) ? value.replace(/[\t\r\n]+/g, " ") : value;
+  if (out.includes('"')) out = out.replace(/"/g, (_, at: number) => (at === 0 || /[\s([{\u2018\u201C-]/.test(out[at - 1]!) ? "\u201C" : "\u201D"));
+  return out;
 }

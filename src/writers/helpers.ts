@@ -1,4 +1,5 @@
 /** Helpers every layout may use. Pure functions of their arguments. */
+import { urlInList } from "../mapping/feed-url.js";
 
 /** A value that is final markup (a CDATA section): the escaper lets it through. */
 export class Markup {
@@ -21,6 +22,19 @@ export function layoutHelpers(cdataSection: (value: string) => string): Record<s
     cdata: (value) => new Markup(cdataSection(text(value))),
     /** `{{join gtins "|"}}`: a list as one value. */
     join: (list, separator) => (Array.isArray(list) ? list.map(text).join(typeof separator === "string" ? separator : ",") : text(list)),
+    /**
+     * `{{urls ";" imageLink additionalImageLinks}}`: URLs (values or lists) joined by the separator,
+     * empty ones left out, the separator percent-encoded inside each URL so that none can split.
+     */
+    urls: (separator, ...values) => {
+      const sep = typeof separator === "string" ? separator : ",";
+      const out: string[] = [];
+      for (const v of values.flat()) {
+        const url = text(v);
+        if (url !== "") out.push(urlInList(url, sep));
+      }
+      return out.join(sep);
+    },
     /** `{{first additionalImageLinks}}` */
     first: (list) => (Array.isArray(list) ? list[0] : undefined),
     /** `{{default brand "Unknown"}}` */

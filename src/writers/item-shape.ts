@@ -28,6 +28,7 @@ const ITEM_FIELDS: Record<Exclude<keyof FeedItem, "imageSources">, Shape> & Reco
   salePriceFrom: SCALAR,
   salePriceUntil: SCALAR,
   availability: SCALAR,
+  availabilityDate: SCALAR,
   stockQuantity: SCALAR,
   condition: SCALAR,
   brand: SCALAR,

@@ -6,6 +6,7 @@
  * the same for CSV, TSV, XML, JSON and NDJSON.
  */
 import { dropControlChars } from "../mapping/controls.js";
+import { feedUrl } from "../mapping/feed-url.js";
 import type { FeedItem } from "../mapping/feed-item.js";
 import type { FeedMeta, FeedWriter } from "./types.js";
 
@@ -41,7 +42,8 @@ export function sanitizeItem(item: FeedItem): FeedItem {
 
 /** A writer whose header values and rows are cleaned first. */
 export function sanitizingWriter(create: (meta: FeedMeta) => FeedWriter, meta: FeedMeta): FeedWriter {
-  const writer = create(sanitizeValue(meta));
+  // The feed's own link (the shop's home page, from the config) is a URL like the items' (feed-url.ts).
+  const writer = create(sanitizeValue({ ...meta, link: feedUrl(meta.link) }));
   const row = writer.row.bind(writer);
   return { ...writer, row: (item) => row(sanitizeItem(item)) };
 }

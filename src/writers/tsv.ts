@@ -1,6 +1,7 @@
 /**
- * Tab-separated text as Google and Microsoft read it: no quoting at all, so a
- * value must never carry a tab or a line break (they become spaces).
+ * Tab-separated text that Google reads the same with quoting on or off (and
+ * Microsoft, without): no quoting at all, so a value never carries a tab, a line
+ * break (they become spaces) or a `"` (a typographic quote): see escape.ts.
  */
 import { tsvValue } from "./escape.js";
 import type { LoadedLayout } from "./layout.js";

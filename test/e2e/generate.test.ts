@@ -196,6 +196,8 @@ describe("a full run", () => {
         expect(item["price"], where).toMatch(/^\d+\.\d{2} EUR$/);
         if (item["sale_price"]) expect(item["sale_price"], where).toMatch(/^\d+\.\d{2} EUR$/);
         expect(item["availability"], where).toMatch(/^(in_stock|out_of_stock|preorder|backorder)$/);
+        // Answers 6324448, 6324470: preorder and backorder carry availability_date (else the item is left out).
+        if (/^(preorder|backorder)$/.test(item["availability"] ?? "")) expect(item["availability_date"], where).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/);
         expect(item["condition"], where).toBe("new");
         expect(item["link"], where).toMatch(/^https:\/\/shop\.example\/.*&utm_medium=feed$/);
         expect(item["image_link"], where).toMatch(/^https?:\/\//);
@@ -225,7 +227,7 @@ describe("a full run", () => {
         for (const field of ["id", "title", "description", "availability", "condition", "price", "link", "image_link", "brand"]) {
           expect(item[field] ?? "", `${where}: ${field}`).toMatch(/\S/);
         }
-        expect(item["availability"], where).toMatch(/^(in stock|out of stock|preorder|backorder)$/);
+        expect(item["availability"], where).toMatch(/^(in stock|out of stock|preorder|available for order)$/);
         expect(item["price"], where).toMatch(/^\d+\.\d{2} EUR$/);
       }
     }

@@ -34,7 +34,8 @@ let result: GenerateResult;
 beforeAll(async () => {
   sandbox = await startSandbox({ seed: 42, products: 40, rateLimit: 100_000 });
   const channels = channelsForEveryPreset().map((c) => ({ ...c, gzip: false, ...(TAXONOMY_PRESETS.has(c.preset) ? { categories: CATEGORIES } : {}) }));
-  // Offers for a few products: an active sale, an expired one, out of stock, preorder, a price the catalogue lacks.
+  // Offers for a few products: an active sale, an expired one, out of stock, a backorder with its availability_date,
+  // a preorder without one (left out of Google and Microsoft: MISSING_AVAILABILITY_DATE), a price the catalogue lacks.
   const tree = await writeConfig({ channels, main: { offers: { file: join(GOLDEN_DIR, "offers.csv") } } });
   const env = { CATALOGUE_API_BASE_URL: sandbox.url, CATALOGUE_API_KEY_ID: sandbox.keyId, CATALOGUE_API_KEY_SECRET: sandbox.keySecret };
   const config = await loadConfig(tree.configFile, { env });

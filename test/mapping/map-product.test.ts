@@ -232,6 +232,18 @@ describe("mapProduct prices and offers", () => {
     expect(codes(other, { offers: { whenMissing: "skip" } })).toEqual([]);
   });
 
+  it("preorder / backorder: availability_date from the offer; without one MISSING_AVAILABILITY_DATE where the channel requires it", () => {
+    const dated = "id;availability;availability_date\nM34C3D3A5E;preorder;2026-12-15\n";
+    const undated = "id;availability\nM34C3D3A5E;backorder\n";
+    const inStock = "id;availability;availability_date\nM34C3D3A5E;in_stock;2026-12-15\n";
+    expect(item({}, { offers: { requireAvailabilityDate: true } }, dated).item).toMatchObject({ availability: "preorder", availabilityDate: "2026-12-15T00:00Z" });
+    expect(run({}, { offers: { requireAvailabilityDate: true } }, undated)).toMatchObject({ ok: false, reasons: [{ code: "MISSING_AVAILABILITY_DATE", detail: "backorder" }] });
+    // Not required: published without a date.
+    expect(item({}, {}, undated).item).toMatchObject({ availability: "backorder", availabilityDate: undefined });
+    // Only preorder and backorder carry the date.
+    expect(item({}, { offers: { requireAvailabilityDate: true } }, inStock).item.availabilityDate).toBeUndefined();
+  });
+
   it("out of stock is published as such unless the channel excludes it", () => {
     const empty = `id;quantity\nM34C3D3A5E;0\n`;
     expect(item({}, {}, empty).item).toMatchObject({ availability: "out_of_stock", stockQuantity: 0 });

@@ -36,6 +36,19 @@ describe("parseOffers CSV", () => {
     expect(offers.byId("M2")).toEqual({ line: 3, priceCents: 310, availability: "backorder" });
   });
 
+  it("reads availability_date (ISO 8601 or Unix seconds; a date alone is 00:00 UTC) and refuses a bad one", () => {
+    const csv = "id,availability,availability_date\nP1,preorder,2026-12-15\nP2,backorder,2026-12-20T10:30:00+01:00\nP3,backorder,1796860800\nP4,preorder,next week\nP5,preorder,2026-02-30\n";
+    const { offers, errors } = parseOffers(csv, "csv");
+    expect(offers.byId("P1")).toEqual({ line: 2, availability: "preorder", availabilityDate: Date.UTC(2026, 11, 15) / 1000 });
+    expect(offers.byId("P2")?.availabilityDate).toBe(Date.UTC(2026, 11, 20, 9, 30) / 1000);
+    expect(offers.byId("P3")?.availabilityDate).toBe(1796860800);
+    expect(errors).toEqual([
+      { line: 5, reason: "OFFER_BAD_DATE", detail: "availability_date next week" },
+      { line: 6, reason: "OFFER_BAD_DATE", detail: "availability_date 2026-02-30" },
+    ]);
+    expect(parseOffers('{"id":"J1","availability":"preorder","availability_date":"2026-12-15"}', "json").offers.byId("J1")?.availabilityDate).toBe(Date.UTC(2026, 11, 15) / 1000);
+  });
+
   it("reads a tab file keyed by CIP13, spreadsheet-mangled (leading zero lost, integer)", () => {
     const { offers, errors } = parseOffers(`cip13\tquantity\n${Number(CODES.cip13)}\t5\n`, "csv");
     expect(errors).toEqual([]);

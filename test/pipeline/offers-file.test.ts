@@ -29,7 +29,7 @@ describe("offersProblems", () => {
 
   it("refuses a file with one unknown column even when every row is read", () => {
     expect(offersProblems(parseOffers(["id;price;colour", ...rows(3)].join("\n"), "csv"), STRICT)).toEqual([
-      'line 1: unknown column or key "colour" (known: id, gtin, cip13, price, sale_price, sale_from, sale_until, quantity, availability, link)',
+      'line 1: unknown column or key "colour" (known: id, gtin, cip13, price, sale_price, sale_from, sale_until, quantity, availability, availability_date, link)',
     ]);
   });
 

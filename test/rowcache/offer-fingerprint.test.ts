@@ -10,6 +10,7 @@ const VALUES: { [K in keyof Required<Offer>]: [Offer[K], Offer[K]] } = {
   saleUntil: [1_760_000_000, 1_760_000_001],
   quantity: [4, 5],
   availability: ["in_stock", "backorder"],
+  availabilityDate: [1_765_000_000, 1_765_086_400],
   link: ["https://shop.example/a", "https://shop.example/b"],
 };
 

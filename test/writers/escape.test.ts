@@ -30,7 +30,11 @@ describe("cdata", () => {
 describe("tsvValue and stripInvalidXmlChars", () => {
   it("never leaves a tab or a line break in a TSV value", () => {
     expect(tsvValue("a\tb\r\nc\n\nd")).toBe("a b c d");
-    expect(tsvValue('quotes " stay')).toBe('quotes " stay');
+  });
+  it("never leaves a straight quote in a TSV value: typographic quotes by position", () => {
+    expect(tsvValue('"Doux" et "frais", dit-on')).toBe("“Doux” et “frais”, dit-on");
+    expect(tsvValue('Écran 2" (x "y")')).toBe("Écran 2” (x “y”)");
+    expect(tsvValue("no quote")).toBe("no quote");
   });
   it("keeps valid astral characters", () => {
     expect(stripInvalidXmlChars("💊\u0007")).toBe("💊");

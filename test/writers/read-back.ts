@@ -40,9 +40,12 @@ export function readCsv(text: string, delimiter = ","): Row[] {
   return parseCsv(text.replace(/^\uFEFF/, ""), { columns: true, delimiter, relax_quotes: false, relax_column_count: false, bom: false }) as Row[];
 }
 
-/** Tab-separated without quoting: a quote is an ordinary character. */
-export function readTsv(text: string): Row[] {
-  return parseCsv(text, { columns: true, delimiter: "\t", quote: false, relax_column_count: false, record_delimiter: "\n" }) as Row[];
+/**
+ * Tab-separated without quoting (a quote is an ordinary character), or with `quoted`
+ * as Google's data sources with quoted fields read it (RFC 4180 quotes, strict).
+ */
+export function readTsv(text: string, options: { quoted?: boolean } = {}): Row[] {
+  return parseCsv(text, { columns: true, delimiter: "\t", quote: options.quoted === true ? '"' : false, relax_column_count: false, record_delimiter: "\n" }) as Row[];
 }
 
 export function readJson(text: string): Row[] {
@@ -53,4 +56,28 @@ export function readJson(text: string): Row[] {
 
 export function readNdjson(text: string): Row[] {
   return text === "" ? [] : text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Row);
+}
+
+/** Every image URL of a row of a built-in layout, in order, split as its channel splits list fields. */
+export function imageUrls(layout: string, row: Row): string[] {
+  const s = (v: unknown) => (typeof v === "string" ? v : "");
+  switch (layout) {
+    case "google":
+    case "microsoft":
+    case "meta-xml":
+      return [s(row["g:image_link"]), ...((row["g:additional_image_link"] as unknown[] | undefined) ?? []).map(s)];
+    case "google-tsv":
+    case "meta":
+      return [s(row["image_link"]), ...s(row["additional_image_link"]).split(",")].filter((u) => u !== "");
+    case "idealo":
+      return s(row["imageUrl"]).split(";");
+    case "kelkoo":
+      return [s(row["image-url"])];
+    case "beslist":
+      return [s(row["imagelink"]), ...Object.keys(row).filter((k) => k.startsWith("imagelink_")).sort().map((k) => s(row[k]))];
+    case "generic-csv":
+      return [s(row["image_link"]), ...s(row["additional_image_links"]).split(" ")].filter((u) => u !== "");
+    default:
+      return [s(row["imageLink"]), ...((row["additionalImageLinks"] as unknown[] | undefined) ?? []).map(s)];
+  }
 }
