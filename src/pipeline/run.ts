@@ -31,6 +31,7 @@ import { ensureRealDir } from "../publish/safe-path.js";
 import { JournalWriter, rollForward } from "../publish/journal.js";
 import { type ChannelEntry, HISTORY_DIR, type Manifest, type Problem, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
 import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
+import { heldFeeds } from "../publish/held-feeds.js";
 import { ChannelRun } from "./channel-run.js";
 import { preparePreview, writePreviewManifest } from "../publish/preview.js";
 import { recordFailedRun } from "./failed-run.js";
@@ -75,6 +76,8 @@ export interface GenerateOptions {
   source?: SourceMode;
   /** A refresh copies the rows of products that cannot have changed from the last run's files (src/rowcache/); false maps every product. Default true. */
   reuse?: boolean;
+  /** Served channels to stop serving on purpose (`--retire`): one the config no longer names, or whose file moves (publish/held-feeds.ts). */
+  retire?: readonly string[];
 }
 
 /**
@@ -266,6 +269,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     });
 
     const publishedAt = new Date().toISOString();
+    const retire = new Set(options.retire ?? []);
     const previousEntries = new Map((previous?.channels ?? []).map((c) => [c.name, c]));
     const entries: ChannelEntry[] = [];
     const journal = options.dryRun ? undefined : new JournalWriter(outputDir, started.toISOString());
@@ -275,6 +279,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         force: options.force ?? false,
         dryRun: options.dryRun ?? false,
         publishedAt,
+        retire: retire.has(run.channel.name),
         ...(journal ? { journal: (e: ChannelEntry) => journal.record(e) } : {}),
       });
       entries.push(entry);
@@ -288,6 +293,14 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const stats = stream.stats;
     // What else went wrong, beside the channels (publish/manifest.ts Problem): each part of the run adds its own.
     const problems: Problem[] = [];
+    // Served channels the config no longer names stay served until retired on purpose.
+    const held = heldFeeds({ previous: previous?.channels ?? [], configured: config.channelNames, retire, force: options.force ?? false });
+    for (const channel of held.retired) logger.warn("served channel retired: its file is no longer listed nor served", { channel });
+    for (const p of held.problems) logger.warn("served channel held", { channel: p.channel, reason: p.reason });
+    for (const name of retire) {
+      if (!previous?.channels.some((c) => c.name === name && c.live)) logger.warn("nothing to retire: no file of this channel is served", { channel: name });
+    }
+    problems.push(...held.problems);
     const unpublished = unpublishedOf(entries);
     const manifest: Manifest = {
       version: 1,
@@ -308,7 +321,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       ...(offers ? { offers: { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount } } : {}),
       // Every row has drained by now, so the counts are final (only pruning comes after).
       ...(images ? { images: { ...images.stats } } : {}),
-      channels: [...entries, ...kept],
+      channels: [...entries, ...kept, ...held.held],
     };
     if (previewDir) await writePreviewManifest(previewDir, manifest);
     else {
