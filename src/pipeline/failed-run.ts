@@ -49,6 +49,8 @@ export async function recordFailedRun(input: {
   error: unknown;
   interrupted: boolean;
   logger: Logger;
+  /** The offers file this run refused (the status page shows its figures and why, beside the live feeds'). */
+  offersRefused?: Manifest["offersRefused"];
 }): Promise<void> {
   const { outputDir, config, logger } = input;
   try {
@@ -74,6 +76,7 @@ export async function recordFailedRun(input: {
       // The offers the live feeds were built with: the next run's offers.maxDropPercent
       // compares with them, not with a refused file (which would disarm the check).
       ...(previous?.offers ? { offers: previous.offers } : {}),
+      ...(input.offersRefused ? { offersRefused: input.offersRefused } : {}),
     };
     await writeManifest(outputDir, manifest);
   } catch (error) {

@@ -161,6 +161,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   let explain: ExplainHook | undefined;
   let rows: RowsRecorder | undefined;
   let source: RunSource | undefined;
+  let offersRefusedFigures: Manifest["offersRefused"];
   const started = options.now ?? new Date();
   try {
     // Its folders are never links (publish/safe-path.ts): a linked reports/ was written through.
@@ -185,7 +186,10 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       for (const e of parsed.errors.slice(0, 10)) logger.warn("offers row refused", { line: e.line, reason: e.reason, detail: e.detail });
       await writeOffersReport(writeDir, offers);
       if (offers.problems.length > 0) {
-        if (!options.force) throw offersRefused(offers.file, offers.problems, parsed);
+        if (!options.force) {
+          offersRefusedFigures = { file: offers.file, rows: parsed.rows, accepted: parsed.offers.size, refused: parsed.errorCount, reasons: offers.problems };
+          throw offersRefused(offers.file, offers.problems, parsed);
+        }
         logger.warn("offers file would be refused, used anyway (--force)", { file: offers.file, problems: offers.problems.join("; ") });
       }
     }
@@ -339,7 +343,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     await source?.abort();
     // Files this run stored stay indexed (and so prunable), whatever else failed.
     if (images) await finishImages(images, logger);
-    if (!options.dryRun) await recordFailedRun({ outputDir, config, startedAt: started, error, interrupted: options.signal?.aborted === true, logger });
+    if (!options.dryRun) await recordFailedRun({ outputDir, config, startedAt: started, error, interrupted: options.signal?.aborted === true, logger, ...(offersRefusedFigures ? { offersRefused: offersRefusedFigures } : {}) });
     throw error;
   } finally {
     await client.close().catch(() => {});
