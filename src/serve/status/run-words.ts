@@ -31,6 +31,7 @@ const en = {
     emptyColumns: "columns empty in every row: {cols}",
     move: "the file name would change from {from} to {to}, and the address the marketplace uses would stop working",
     failed: "the feed could not be written",
+    runFailed: "the run stopped before this feed was written; the previous file stays online",
     other: "not published",
   },
   problem: { served: "no longer in the config; its last good file stays online until someone retires it", other: "something beside the feeds failed" },
@@ -76,6 +77,7 @@ const fr: RunWords = {
     emptyColumns: "colonnes vides dans toutes les lignes : {cols}",
     move: "le nom du fichier passerait de {from} à {to}, et l'adresse utilisée par la place de marché ne répondrait plus",
     failed: "le flux n'a pas pu être écrit",
+    runFailed: "l'exécution s'est arrêtée avant d'écrire ce flux ; le fichier précédent reste en ligne",
     other: "non publié",
   },
   problem: { served: "n'est plus dans la configuration ; son dernier bon fichier reste en ligne jusqu'à ce qu'on le retire", other: "un élément hors flux a échoué" },
@@ -120,6 +122,7 @@ const nl: RunWords = {
     emptyColumns: "kolommen leeg in elke regel: {cols}",
     move: "de bestandsnaam zou veranderen van {from} naar {to}, en het adres dat de marktplaats gebruikt zou niet meer werken",
     failed: "de feed kon niet geschreven worden",
+    runFailed: "de run stopte voordat deze feed geschreven werd; het vorige bestand blijft online",
     other: "niet gepubliceerd",
   },
   problem: { served: "staat niet meer in de configuratie; het laatste goede bestand blijft online tot iemand het intrekt", other: "iets naast de feeds is mislukt" },
@@ -156,6 +159,8 @@ export function unpublishedWords(reason: string, lang: Language): string {
   if (m) return fill(g.emptyColumns, { cols: m[1]! });
   m = /the file would move from (\S+) to (\S+),/.exec(reason);
   if (m) return fill(g.move, { from: m[1]!, to: m[2]! });
+  // failed-run.ts: the whole run failed, this channel wrote nothing.
+  if (reason.startsWith("failed: the run failed")) return g.runFailed;
   if (reason.startsWith("failed")) return g.failed;
   return g.other;
 }
