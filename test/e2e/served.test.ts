@@ -73,9 +73,17 @@ describe("a served feed is never dropped as a side effect", () => {
     expect(before.status).toBe(200);
     await editChannel("google-fr.json", { name: "gogle-fr" });
 
-    const run = await generate();
+    // Fetched again and again while the run goes, and after it: never anything but 200.
+    const statuses = new Set<number>();
+    let finished = false;
+    const running = generate().finally(() => (finished = true));
+    while (!finished) statuses.add((await fetchRaw(server.url, "/feeds/google-fr.xml")).status);
+    const run = await running;
+    statuses.add((await fetchRaw(server.url, "/feeds/google-fr.xml")).status);
+    expect([...statuses]).toEqual([200]);
     expect(run.code).toBe(8);
     expect(run.stderr).toContain("RUN_DEGRADED");
+    expect(run.stdout).toContain('run: degraded (every channel published, but: google-fr: the config no longer names channel "google-fr"');
     expect(run.stderr).toContain('did you mean "google-fr" where it says "gogle-fr"?');
     expect(run.stderr).toContain("pharmafeed generate --retire google-fr");
 
