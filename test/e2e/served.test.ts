@@ -103,7 +103,7 @@ describe("a served feed is never dropped as a side effect", () => {
     expect(m.status).toBe(503);
     expect(m.body["status"]).toBe("degraded");
     expect(m.body["feedsServed"]).toBe(3);
-    expect(String(m.body["summary"])).toContain('the config no longer names channel "google-fr"');
+    expect(String(m.body["summary"])).toContain('Degraded: the last run published all 2 feeds; google-fr: the config no longer names channel "google-fr"');
     const health = await fetchRaw(server.url, "/healthz");
     expect(health.status).toBe(200);
     expect((JSON.parse(health.body.toString("utf8")) as { problems: { channel: string }[] }).problems.map((p) => p.channel)).toEqual(["google-fr"]);

@@ -77,6 +77,12 @@ describe("serve follows the manifest", () => {
     expect((await fetchRaw(server.url, "/feeds/meta-fr.csv")).status).toBe(401);
     expect((await fetchRaw(server.url, "/feeds/meta-fr.csv", { Authorization: basic(SECRETS.FEED_USER, SECRETS.FEED_PASSWORD) })).status).toBe(200);
     expect(changes().slice(before)).toEqual([["channel now served", "ndjson-fr"]]);
+    // The status page lists them with what marketplaces get, marked as held; the run is not "published all".
+    const page = (await fetchRaw(server.url, "/", { Authorization: basic(SECRETS.STATUS_USER, SECRETS.STATUS_PASSWORD) })).body.toString("utf8");
+    expect(page).toMatch(/<strong class="ok">4 of 4 feeds online<\/strong>/);
+    expect(page.match(/no longer in the config: kept online until someone retires it/g)).toHaveLength(2);
+    expect(page).toContain('data-state="degraded"');
+    expect(page).toContain("2 of 2 feeds published");
 
     await runWith([CHANNELS[0]!, renamed], ["generic-ndjson-fr", "meta-fr"]);
     expect((await fetchRaw(server.url, "/feeds/generic-ndjson-fr.ndjson")).status).toBe(404);

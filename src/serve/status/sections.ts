@@ -100,9 +100,11 @@ export function runSection(input: StatusInput, lang: Language): string {
     ...(m.problems ?? []).map((p) => `<li><strong>${e(p.channel ?? "")}</strong>: ${e(problemWords(p.kind, lang))}${details(r.detail, `${p.code}: ${p.reason}`)}</li>`),
   ];
   const whyList = why.length > 0 ? `<h3>${e(r.whyNot)}</h3><ul class="why">${why.join("")}</ul>` : "";
+  // Feeds held since the config dropped them were not published by this run: not counted.
+  const ran = m.channels.filter((c) => input.channels.some((x) => x.name === c.name));
   const counts = m.error
     ? ""
-    : `<p>${m.source.received} ${e(w.received)}, ${m.source.rejected} ${e(w.rejected)} · ${m.channels.filter((c) => c.published === true).length} ${e(w.of)} ${m.channels.length} ${e(w.feedsPublished)}` +
+    : `<p>${m.source.received} ${e(w.received)}, ${m.source.rejected} ${e(w.rejected)} · ${ran.filter((c) => c.published === true).length} ${e(w.of)} ${ran.length} ${e(w.feedsPublished)}` +
       `${m.sync ? ` · ${syncLine(m.sync, input.now, lang)}` : ""}</p>`;
   return (
     `<section class="band" aria-labelledby="run-h"><h2 id="run-h">${e(r.runTitle)}: ${when(m.startedAt, input.now, lang)}</h2>` +
