@@ -43,8 +43,10 @@ export async function endRun(end: RunEnd): Promise<unknown> {
       ...(end.config.notify?.statusUrl ? { statusUrl: end.config.notify.statusUrl } : {}),
       ...(end.result ? { manifest: end.result.manifest } : {}),
       channels: end.config.channels.map((c) => c.name),
-      error: { code: error.code, message: error.message.split("\n")[0]! },
+      // The whole message (an offers file's refusal lists its reasons on the lines after the first), not a stack.
+      error: { code: error.code, message: error.code === "UNEXPECTED" ? error.message.split("\n")[0]! : error.message },
       exitCode,
+      ...(end.config.notify ? { language: end.config.notify.language } : {}),
     });
     await notify(end.config.notify, alert, logger);
   }

@@ -20,6 +20,7 @@ export interface GenerateArgs {
   output?: string;
   "dry-run": boolean;
   force: boolean;
+  retire?: string[];
   workers?: number;
   source?: "full" | "delta" | "snapshot";
   reuse: boolean;
@@ -33,6 +34,11 @@ export function generateOptions<T>(yargs: Argv<T>) {
     .option("output", { type: "string", describe: "output directory (default: from the config)" })
     .option("dry-run", { type: "boolean", default: false, describe: "map and write into <output>/preview/ to inspect, publish nothing" })
     .option("force", { type: "boolean", default: false, describe: "publish even when the gate would stop a channel, and use an offers file that would be refused" })
+    .option("retire", {
+      type: "string",
+      array: true,
+      describe: "stop serving this channel's file on purpose: a channel the config no longer names, or one whose file name changes (repeatable; see docs/served-feeds.md)",
+    })
     .option(
       "workers",
       integerOption("workers", workersFlag(), {
@@ -111,6 +117,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
           ...(args.output ? { outputDir: args.output } : {}),
           dryRun: args["dry-run"],
           force: args.force,
+          ...(args.retire ? { retire: args.retire } : {}),
           ...(args.workers === undefined ? {} : { workers: args.workers }),
           ...(args.source === undefined ? {} : { source: args.source }),
           reuse: args.reuse,

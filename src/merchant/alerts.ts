@@ -4,6 +4,7 @@
  * account-level issues that were not there before (of the configured severities). A
  * first read-back has no baseline for a jump: it only sets one.
  */
+import type { AlertLanguage } from "../notify/alert-words.js";
 import { base, type Alert } from "../notify/alert.js";
 import type { MerchantChannel } from "./settings.js";
 import type { FeedSummary } from "./store.js";
@@ -12,6 +13,8 @@ export interface AlertContext {
   shop: string;
   statusUrl?: string;
   now: Date;
+  /** notify.language: the title and what to do in it (the details are Google's own words). */
+  language?: AlertLanguage;
 }
 
 const share = (f: FeedSummary): number => (f.products === 0 ? 0 : (f.disapproved / f.products) * 100);
@@ -45,7 +48,7 @@ export function merchantAlerts(feeds: readonly FeedSummary[], previous: Readonly
     }
   }
   const out: Alert[] = [];
-  const common = (event: Alert["event"]) => base(event, ctx.shop, ctx.statusUrl, ctx.now);
+  const common = (event: Alert["event"]) => base(event, ctx.shop, ctx.statusUrl, ctx.now, ctx.language ?? "en");
   if (jumps.length > 0) out.push({ ...common("merchant-disapprovals"), what: `Google disapproved many more products of ${jumps.map((j) => j.name).join(", ")} than at the last read-back.`, channels: jumps });
   if (issues.length > 0) out.push({ ...common("merchant-account-issue"), what: `Google reports ${issues.length === 1 ? "a new issue" : `${issues.length} new issues`} with the Merchant Center account.`, channels: issues });
   return out;

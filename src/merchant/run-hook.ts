@@ -28,7 +28,7 @@ export interface AfterRunOptions {
 
 /** Sends the alerts of a read-back (never throws: notify logs what it could not send). */
 export async function sendMerchantAlerts(config: Pick<LoadedConfig, "notify" | "shop">, channels: readonly MerchantChannel[], result: SyncResult, logger: Logger, now = new Date()): Promise<void> {
-  const alerts = merchantAlerts(result.feeds, result.previous, channels, { shop: config.shop.name, now, ...(config.notify?.statusUrl ? { statusUrl: config.notify.statusUrl } : {}) });
+  const alerts = merchantAlerts(result.feeds, result.previous, channels, { shop: config.shop.name, now, ...(config.notify ? { language: config.notify.language } : {}), ...(config.notify?.statusUrl ? { statusUrl: config.notify.statusUrl } : {}) });
   for (const alert of alerts) {
     logger.warn(alert.title, { event: alert.event, channels: alert.channels.map((c) => `${c.name}: ${c.reason}`).join("; ") });
     await notify(config.notify, alert, logger);

@@ -7,6 +7,8 @@ import { hostname } from "node:os";
 import type { Manifest } from "../publish/manifest.js";
 import type { RunState } from "../publish/run-state.js";
 import { unpublishedOf } from "../publish/run-state.js";
+import { errorWords, fill, problemWords, unpublishedWords } from "../serve/status/run-words.js";
+import { ALERT_WORDS, type AlertLanguage } from "./alert-words.js";
 import type { AlertEvent } from "./settings.js";
 
 export interface Alert {
@@ -15,7 +17,8 @@ export interface Alert {
   title: string;
   /** What happened, in a sentence or two. */
   what: string;
-  channels: { name: string; reason: string }[];
+  /** Each channel once: why, in words; `detail` is the run's own text (config keys, codes) for scripts. */
+  channels: { name: string; reason: string; detail?: string }[];
   /** What to do next. */
   next: string;
   shop: string;
@@ -24,6 +27,8 @@ export interface Alert {
   exitCode?: number;
   errorCode?: string;
   statusUrl?: string;
+  /** notify.language: the words of title, what, next and the text's labels. */
+  language: AlertLanguage;
 }
 
 /** The run outcomes that alert, by the error code the run ends with (every other failure is run-failed). */
@@ -42,47 +47,10 @@ function eventOf(errorCode: string): AlertEvent {
   }
 }
 
-const NEXT: Record<AlertEvent, string> = {
-  "gate-tripped":
-    "The previous files stay online. Look at reports/<channel>.csv and the catalogue for why the feed shrank or why so many products were rejected; " +
-    "if the new feed is right, publish it with `pharmafeed generate --force` (or `--channel <name> --force`).",
-  "channel-failed":
-    "The other channels were published; the failed ones keep their previous file. Read the error in the run's log (a template, a full disk), " +
-    "fix it, then run `pharmafeed generate --channel <name>`.",
-  "offers-refused":
-    "Nothing was published; the previous feeds stay online with their old prices and stock. Fix the offers file at the lines the log and " +
-    "reports/_offers.csv name (header, key column, format), then run `pharmafeed generate` again (`--force` publishes anyway).",
-  "run-degraded":
-    "The feeds were published. Read what failed below (kept state, a destination, a served feed the config no longer names) and the run's log; " +
-    "the next run tries again.",
-  "run-failed":
-    "Nothing of this run was published; the previous feeds stay online. Read the error below and the run's log: for a source error check the " +
-    "catalogue's base URL, credentials and service status. The next scheduled run tries again, or run `pharmafeed generate` by hand.",
-  "merchant-disapprovals":
-    "Google disapproved many more products since the last read-back. `pharmafeed explain <id>` shows Google's issue per product, " +
-    "reports/google-issues.csv lists them all with Google's help links; fix the data (or the feed's mapping), Google re-checks at its next fetch.",
-  "merchant-account-issue":
-    "Google reports an issue with the whole Merchant Center account (it can suspend every product). Open Merchant Center, " +
-    "read the issue and its help link, and act on it; pharmafeed cannot fix account issues.",
-  "feeds-stale":
-    "The marketplaces are fetching old prices and stock. Check that the nightly job runs (crontab or `systemctl list-timers pharmafeed.timer`), " +
-    "read its last log, and run `pharmafeed generate` by hand.",
-};
-
-const TITLE: Record<AlertEvent, string> = {
-  "gate-tripped": "publish gate tripped: feeds not updated",
-  "channel-failed": "a channel failed: feed not updated",
-  "offers-refused": "offers file refused: nothing published",
-  "run-degraded": "feeds published, but something else failed",
-  "run-failed": "the feed run failed: nothing published",
-  "feeds-stale": "feeds are stale",
-  "merchant-disapprovals": "Google disapproved many more products",
-  "merchant-account-issue": "Google reports a Merchant Center account issue",
-};
-
 /** The fields every alert shares (exported for the alerts of src/merchant/). */
-export function base(event: AlertEvent, shop: string, statusUrl: string | undefined, now: Date) {
-  return { event, title: `${shop}: ${TITLE[event]}`, next: NEXT[event], shop, host: hostname(), at: now.toISOString(), ...(statusUrl ? { statusUrl } : {}) };
+export function base(event: AlertEvent, shop: string, statusUrl: string | undefined, now: Date, language: AlertLanguage) {
+  const w = ALERT_WORDS[language];
+  return { event, title: `${shop}: ${w.title[event]}`, next: w.next[event], shop, host: hostname(), at: now.toISOString(), language, ...(statusUrl ? { statusUrl } : {}) };
 }
 
 /**
@@ -98,17 +66,29 @@ export function runAlert(input: {
   error: { code: string; message: string };
   exitCode: number;
   now?: Date;
+  language?: AlertLanguage;
 }): Alert {
   const event = eventOf(input.error.code);
+  const language = input.language ?? "en";
+  const w = ALERT_WORDS[language];
+  const unpublished = input.manifest ? unpublishedOf(input.manifest.channels) : [];
   const channels = input.manifest
     ? [
-        ...unpublishedOf(input.manifest.channels).map((u) => ({ name: u.channel, reason: u.reason })),
-        ...(input.manifest.problems ?? []).map((p) => ({ name: p.channel ?? "run", reason: p.reason })),
+        ...unpublished.map((u) => ({ name: u.channel, reason: unpublishedWords(u.reason, language), detail: u.reason })),
+        // A problem's own text is words already (and says how to fix it), in English.
+        ...(input.manifest.problems ?? []).map((p) => ({ name: p.channel ?? "run", reason: language === "en" ? p.reason : problemWords(p.kind, language), detail: `${p.code}: ${p.reason}` })),
       ]
-    : input.channels.map((name) => ({ name, reason: `not run: ${input.error.code}` }));
+    : input.channels.map((name) => ({ name, reason: w.notRun }));
+  // Each reason is said once, in the channel list; the sentence above it says what that means.
+  const what =
+    input.manifest && (event === "gate-tripped" || event === "channel-failed")
+      ? fill(w.notUpdated, { n: unpublished.length })
+      : input.manifest && event === "run-degraded"
+        ? w.degraded
+        : `${errorWords(input.error.code, language)}.\n${input.error.code}: ${input.error.message}`;
   return {
-    ...base(event, input.shop, input.statusUrl, input.now ?? new Date()),
-    what: `${input.error.code}: ${input.error.message}`,
+    ...base(event, input.shop, input.statusUrl, input.now ?? new Date(), language),
+    what,
     channels,
     exitCode: input.exitCode,
     errorCode: input.error.code,
@@ -116,24 +96,25 @@ export function runAlert(input: {
 }
 
 /** The alert for feeds older than serve.maxFeedAgeHours. */
-export function staleAlert(input: { shop: string; statusUrl?: string; state: RunState; manifest?: Manifest; now: Date }): Alert {
+export function staleAlert(input: { shop: string; statusUrl?: string; state: RunState; manifest?: Manifest; now: Date; language?: AlertLanguage }): Alert {
   const channels = (input.manifest?.channels ?? []).map((c) => ({
     name: c.name,
     reason: c.live ? `online file published ${c.live.publishedAt}` : "nothing online",
   }));
-  return { ...base("feeds-stale", input.shop, input.statusUrl, input.now), what: input.state.summary, channels };
+  return { ...base("feeds-stale", input.shop, input.statusUrl, input.now, input.language ?? "en"), what: input.state.summary, channels };
 }
 
 /** The alert as plain text (e-mail body, chat message). */
 export function alertText(alert: Alert): string {
+  const w = ALERT_WORDS[alert.language];
   const lines = [alert.what, ""];
   if (alert.channels.length > 0) {
-    lines.push("Channels:");
+    lines.push(`${w.channels}:`);
     for (const c of alert.channels) lines.push(`- ${c.name}: ${c.reason}`);
     lines.push("");
   }
-  lines.push(`What to do: ${alert.next}`, "");
-  if (alert.statusUrl) lines.push(`Status page: ${alert.statusUrl}`);
-  lines.push(`Host ${alert.host}, ${alert.at}${alert.exitCode === undefined ? "" : `, exit code ${alert.exitCode}`}.`);
+  lines.push(`${w.whatToDo}: ${alert.next}`, "");
+  if (alert.statusUrl) lines.push(`${w.statusPage}: ${alert.statusUrl}`);
+  lines.push(fill(w.footer, { host: alert.host, at: alert.at, exit: alert.exitCode === undefined ? "" : `${w.exitCode}${alert.exitCode}` }));
   return lines.join("\n");
 }

@@ -4,6 +4,7 @@
  * ("${SLACK_WEBHOOK_URL}"), like the catalogue key.
  */
 import { z } from "zod";
+import { ALERT_LANGUAGES } from "./alert-words.js";
 
 /** What a shop can be alerted about (README, "Monitoring and alerts"). */
 export const ALERT_EVENTS = ["run-failed", "gate-tripped", "channel-failed", "offers-refused", "run-degraded", "feeds-stale", "merchant-disapprovals", "merchant-account-issue"] as const;
@@ -51,6 +52,8 @@ export const NotifySettings = z
     timeoutMs: z.number().int().min(100).max(120_000).default(10_000),
     /** The status page's address, linked in every alert. */
     statusUrl: z.url().optional(),
+    /** The language of the alerts' words (title, what happened, what to do, reasons); codes and paths stay as they are. */
+    language: z.enum(ALERT_LANGUAGES).default("en"),
     /** How often `serve` checks whether the feeds went stale. */
     staleCheckMinutes: z.number().positive().max(24 * 60).default(10),
   })

@@ -48,7 +48,7 @@ export class StaleWatch {
     this.stale = true;
     logger.warn("feeds are stale", { newestFeedAt: state.newestFeedAt, newestFeedAgeHours: state.newestFeedAgeHours, maxFeedAgeHours: state.maxFeedAgeHours });
     const settings = this.options.notify;
-    const alert = staleAlert({ shop: this.options.shop, ...(settings?.statusUrl ? { statusUrl: settings.statusUrl } : {}), state, manifest, now });
+    const alert = staleAlert({ shop: this.options.shop, ...(settings?.statusUrl ? { statusUrl: settings.statusUrl } : {}), state, manifest, now, ...(settings ? { language: settings.language } : {}) });
     await notify(settings, alert, logger);
   }
 

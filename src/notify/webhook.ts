@@ -9,6 +9,7 @@
  */
 import { request } from "undici";
 import { alertText, type Alert } from "./alert.js";
+import { ALERT_WORDS } from "./alert-words.js";
 import type { Notifier } from "./notifier.js";
 import type { WebhookSettings } from "./settings.js";
 
@@ -34,10 +35,10 @@ export function webhookPayload(alert: Alert, format: WebhookSettings["format"]):
                 { type: "TextBlock", text: alert.title, weight: "Bolder", size: "Medium", wrap: true },
                 { type: "TextBlock", text: alert.what, wrap: true },
                 ...(alert.channels.length > 0 ? [{ type: "FactSet", facts: alert.channels.map((c) => ({ title: c.name, value: c.reason })) }] : []),
-                { type: "TextBlock", text: `What to do: ${alert.next}`, wrap: true },
+                { type: "TextBlock", text: `${ALERT_WORDS[alert.language].whatToDo}: ${alert.next}`, wrap: true },
                 { type: "TextBlock", text: `Host ${alert.host}, ${alert.at}`, isSubtle: true, wrap: true },
               ],
-              ...(alert.statusUrl ? { actions: [{ type: "Action.OpenUrl", title: "Status page", url: alert.statusUrl }] } : {}),
+              ...(alert.statusUrl ? { actions: [{ type: "Action.OpenUrl", title: ALERT_WORDS[alert.language].statusPage, url: alert.statusUrl }] } : {}),
             },
           },
         ],

@@ -70,6 +70,8 @@ export interface FinishOptions {
   /** Keep the file where it was written (the preview directory) and say what the real run would do. */
   dryRun: boolean;
   publishedAt: string;
+  /** `generate --retire <this channel>`: its file may move to another name (the old URL is given up on purpose). */
+  retire?: boolean;
   /** Called with the entry about to be published, before its rename (publish-journal.json, see publish/journal.ts). */
   journal?: (entry: ChannelEntry) => Promise<void>;
 }
@@ -320,7 +322,14 @@ export class ChannelRun {
       return notPublished(`failed: ${this.failure!.message}`);
     }
     const verdict = evaluateGate(
-      { items: tally.items, rejected: tally.rejected, liveItems: options.live?.items, emptyColumns: base.emptyColumns ?? [] },
+      {
+        items: tally.items,
+        rejected: tally.rejected,
+        liveItems: options.live?.items,
+        emptyColumns: base.emptyColumns ?? [],
+        // `--retire <channel>`: the old URL is given up on purpose.
+        ...(options.live && !options.retire ? { move: { from: options.live.file, to: this.channel.outputFile } } : {}),
+      },
       this.channel.gate,
       options.force,
     );

@@ -10,6 +10,7 @@ import { isPharmafeedError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { type ChannelEntry, type Manifest, readPreviousManifest, writeManifest } from "../publish/manifest.js";
 import { unpublishedOf } from "../publish/run-state.js";
+import { heldFeeds } from "../publish/held-feeds.js";
 import { WRITERS } from "../writers/registry.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import { clearFailureRecord, writeFailureRecord } from "../publish/failure-record.js";
@@ -49,6 +50,8 @@ export async function recordFailedRun(input: {
   error: unknown;
   interrupted: boolean;
   logger: Logger;
+  /** The offers file this run refused (the status page shows its figures and why, beside the live feeds'). */
+  offersRefused?: Manifest["offersRefused"];
 }): Promise<void> {
   const { outputDir, config, logger } = input;
   try {
@@ -59,6 +62,8 @@ export async function recordFailedRun(input: {
     const entries = config.channels.map((c) => failedEntry(c, byName.get(c.name), `failed: the run failed (${code}); previous file kept`));
     const ran = new Set(entries.map((e) => e.name));
     const kept = (previous?.channels ?? []).filter((c) => !ran.has(c.name) && config.channelNames.includes(c.name));
+    // A failed run retires nothing: served channels the config no longer names stay served.
+    const held = heldFeeds({ previous: previous?.channels ?? [], configured: config.channelNames, retire: new Set(), force: false });
     const manifest: Manifest = {
       version: 1,
       startedAt: input.startedAt.toISOString(),
@@ -66,11 +71,13 @@ export async function recordFailedRun(input: {
       status: "failed",
       unpublished: unpublishedOf(entries),
       error: { code, message },
+      ...(held.problems.length > 0 ? { problems: held.problems } : {}),
       source: { total: null, received: 0, rejected: 0, rejectedByCode: {}, retries: 0, resumes: 0 },
-      channels: [...entries, ...kept],
+      channels: [...entries, ...kept, ...held.held],
       // The offers the live feeds were built with: the next run's offers.maxDropPercent
       // compares with them, not with a refused file (which would disarm the check).
       ...(previous?.offers ? { offers: previous.offers } : {}),
+      ...(input.offersRefused ? { offersRefused: input.offersRefused } : {}),
     };
     await writeManifest(outputDir, manifest);
     await clearFailureRecord(outputDir);

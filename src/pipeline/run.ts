@@ -32,6 +32,7 @@ import { ensureRealDir } from "../publish/safe-path.js";
 import { JournalWriter, rollForward } from "../publish/journal.js";
 import { type ChannelEntry, HISTORY_DIR, type Manifest, type Problem, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
 import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
+import { heldFeeds } from "../publish/held-feeds.js";
 import { ChannelRun } from "./channel-run.js";
 import { preparePreview, writePreviewManifest } from "../publish/preview.js";
 import { recordFailedRun } from "./failed-run.js";
@@ -78,6 +79,8 @@ export interface GenerateOptions {
   source?: SourceMode;
   /** A refresh copies the rows of products that cannot have changed from the last run's files (src/rowcache/); false maps every product. Default true. */
   reuse?: boolean;
+  /** Served channels to stop serving on purpose (`--retire`): one the config no longer names, or whose file moves (publish/held-feeds.ts). */
+  retire?: readonly string[];
 }
 
 /**
@@ -170,6 +173,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   let explain: ExplainHook | undefined;
   let rows: RowsRecorder | undefined;
   let source: RunSource | undefined;
+  let offersRefusedFigures: Manifest["offersRefused"];
   try {
     // Its folders are never links (publish/safe-path.ts): a linked reports/ was written through.
     await Promise.all([REPORTS_DIR, HISTORY_DIR].map((dir) => ensureRealDir(join(outputDir, dir))));
@@ -193,7 +197,10 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       for (const e of parsed.errors.slice(0, 10)) logger.warn("offers row refused", { line: e.line, reason: e.reason, detail: e.detail });
       await writeOffersReport(writeDir, offers);
       if (offers.problems.length > 0) {
-        if (!options.force) throw offersRefused(offers.file, offers.problems, parsed);
+        if (!options.force) {
+          offersRefusedFigures = { file: offers.file, rows: parsed.rows, accepted: parsed.offers.size, refused: parsed.errorCount, reasons: offers.problems };
+          throw offersRefused(offers.file, offers.problems, parsed);
+        }
         logger.warn("offers file would be refused, used anyway (--force)", { file: offers.file, problems: offers.problems.join("; ") });
       }
     }
@@ -280,6 +287,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     });
 
     const publishedAt = new Date().toISOString();
+    const retire = new Set(options.retire ?? []);
     const previousEntries = new Map((previous?.channels ?? []).map((c) => [c.name, c]));
     const entries: ChannelEntry[] = [];
     const journal = options.dryRun ? undefined : new JournalWriter(outputDir, started.toISOString());
@@ -289,6 +297,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         force: options.force ?? false,
         dryRun: options.dryRun ?? false,
         publishedAt,
+        retire: retire.has(run.channel.name),
         ...(journal ? { journal: (e: ChannelEntry) => journal.record(e) } : {}),
       });
       entries.push(entry);
@@ -302,6 +311,14 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const stats = stream.stats;
     // What else went wrong, beside the channels (publish/manifest.ts Problem): each part of the run adds its own.
     const problems: Problem[] = [...source.problems, ...state.problems];
+    // Served channels the config no longer names stay served until retired on purpose.
+    const held = heldFeeds({ previous: previous?.channels ?? [], configured: config.channelNames, retire, force: options.force ?? false });
+    for (const channel of held.retired) logger.warn("served channel retired: its file is no longer listed nor served", { channel });
+    for (const p of held.problems) logger.warn("served channel held", { channel: p.channel, reason: p.reason });
+    for (const name of retire) {
+      if (!previous?.channels.some((c) => c.name === name && c.live)) logger.warn("nothing to retire: no file of this channel is served", { channel: name });
+    }
+    problems.push(...held.problems);
     problems.push(...(await merchantAfterRun({ config, outputDir, logger, dryRun: options.dryRun ?? false, entries, sourceUsed: source.report.used, now: started, ...(options.signal ? { signal: options.signal } : {}) })));
     const unpublished = unpublishedOf(entries);
     const manifest: Manifest = {
@@ -321,7 +338,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       ...(offers ? { offers: { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount } } : {}),
       // Every row has drained by now, so the counts are final (only pruning comes after).
       ...(images ? { images: { ...images.stats } } : {}),
-      channels: [...entries, ...kept],
+      channels: [...entries, ...kept, ...held.held],
     };
     if (previewDir) await writePreviewManifest(previewDir, manifest);
     else {
@@ -342,7 +359,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     await source?.abort();
     // Files this run stored stay indexed (and so prunable), whatever else failed.
     if (images) await finishImages(images, logger);
-    if (!options.dryRun) await recordFailedRun({ outputDir, config, startedAt: started, error, interrupted: options.signal?.aborted === true, logger });
+    if (!options.dryRun) await recordFailedRun({ outputDir, config, startedAt: started, error, interrupted: options.signal?.aborted === true, logger, ...(offersRefusedFigures ? { offersRefused: offersRefusedFigures } : {}) });
     throw error;
   } finally {
     await client.close().catch(() => {});

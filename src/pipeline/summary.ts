@@ -57,8 +57,11 @@ export function runLine(manifest: Manifest): string {
   const run = dry ? "dry run, nothing published; the real run would be" : "run:";
   if (manifest.status === "ok") return `${run} ok (every channel ${dry ? "would be " : ""}published)`;
   const ran = manifest.channels.length;
+  // What went wrong beside the channels (a served feed the config no longer names, ...): said after them.
+  const problems = (manifest.problems ?? []).map((p) => (p.channel ? `${p.channel}: ${p.reason}` : p.reason)).join("; ");
+  if (unpublished.length === 0) return `${run} ${manifest.status} (every channel ${dry ? "would be " : ""}published, but: ${problems})`;
   const which = unpublished.map((u) => `${u.channel}: ${u.reason}`).join("; ");
-  return `${run} ${manifest.status} (${unpublished.length} of ${ran} channel${ran === 1 ? "" : "s"} ${dry ? "would not be" : "not"} published: ${which})`;
+  return `${run} ${manifest.status} (${unpublished.length} of ${ran} channel${ran === 1 ? "" : "s"} ${dry ? "would not be" : "not"} published: ${which}${problems ? `; and ${problems}` : ""})`;
 }
 
 /**

@@ -20,6 +20,11 @@ export interface GateInput {
   liveItems?: number;
   /** Columns blank in every row of this run. */
   emptyColumns?: readonly string[];
+  /**
+   * The live file's name and this run's, when they differ (a renamed `file`, another format): publishing
+   * would move the feed to another URL and the one the marketplace fetches would answer 404.
+   */
+  move?: { from: string; to: string };
 }
 
 export type GateVerdict = { publish: true } | { publish: false; reason: string };
@@ -27,6 +32,9 @@ export type GateVerdict = { publish: true } | { publish: false; reason: string }
 export function evaluateGate(input: GateInput, settings: GateSettings, force = false): GateVerdict {
   if (force) return { publish: true };
   const { items, rejected, liveItems } = input;
+  if (input.move && input.move.from !== input.move.to) {
+    return { publish: false, reason: `the file would move from ${input.move.from} to ${input.move.to}, and the URL the marketplace fetches would stop answering (to move it on purpose: generate --retire with this channel's name, or --force)` };
+  }
   if (liveItems !== undefined && liveItems > 0) {
     const drop = ((liveItems - items) / liveItems) * 100;
     if (drop > settings.maxDropPercent) {

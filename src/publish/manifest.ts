@@ -118,6 +118,10 @@ export const Manifest = z.object({
   images: Counts.optional(),
   /** The offers file of the run; refused rows are listed in reports/_offers.csv. */
   offers: z.object({ file: z.string(), accepted: z.number().int().min(0), refused: z.number().int().min(0) }).optional(),
+  /** A failed run's offers file that was refused (then `offers` is still the one the live feeds were built with): its figures and why. */
+  offersRefused: z
+    .object({ file: z.string(), rows: z.number().int().min(0), accepted: z.number().int().min(0), refused: z.number().int().min(0), reasons: z.array(z.string()) })
+    .optional(),
   channels: z.array(ChannelEntry),
 });
 export type Manifest = z.infer<typeof Manifest>;

@@ -77,7 +77,9 @@ function newestLive(manifest: Manifest): string | undefined {
 }
 
 function describe(status: HealthStatus, manifest: Manifest, unpublished: readonly Unpublished[], ageHours: number | undefined, maxAgeHours: number): string {
-  const ran = manifest.channels.length;
+  // A held feed (the config no longer names it, held-feeds.ts) was not published by this run: not counted as one.
+  const held = new Set((manifest.problems ?? []).flatMap((p) => (p.kind === "served" && p.channel ? [p.channel] : [])));
+  const ran = manifest.channels.filter((c) => !held.has(c.name)).length;
   const listed = unpublished.map((u) => `${u.channel} (${u.reason})`).join("; ");
   const problems = manifest.problems ?? [];
   const runPart =

@@ -19,7 +19,8 @@
  * Channels follow the manifest: when a new manifest arrives, the channels'
  * access rules are read again from the config (`reloadAccess`), so a channel
  * added or renamed by a run is served without a restart, and one the manifest
- * no longer lists is not; each change is logged.
+ * no longer lists is not; each change is logged. A feed the manifest still lists
+ * but the config no longer names (held by generate until retired) keeps its rules.
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -28,6 +29,7 @@ import type { Logger } from "../log.js";
 import { readJournal } from "../publish/journal.js";
 import { type LiveFile, type Manifest, MANIFEST_FILE, readPreviousManifest } from "../publish/manifest.js";
 import { failureRecordPaths, readFailureRecord, withFailure } from "../publish/failure-record.js";
+import { heldAccess } from "./held-access.js";
 import { openInside } from "./safe-open.js";
 import { SharedFile } from "./shared-file.js";
 
@@ -118,7 +120,8 @@ export class LiveFeeds {
   private async refreshAccess(): Promise<void> {
     if (!this.reloadAccess) return;
     try {
-      this.access = await this.reloadAccess();
+      // A channel the config no longer names keeps its rules: the manifest may still list its feed (held-feeds.ts).
+      this.access = new Map([...this.access, ...(await this.reloadAccess())]);
     } catch (error) {
       this.logger.warn("config not read again; serving the channels known so far", { error: (error as Error).message.split("\n")[0] });
     }
@@ -160,8 +163,11 @@ export class LiveFeeds {
     const held = new Map<string, Representation>();
     const feeds: LiveFeed[] = [];
     for (const listed of entries) {
-      const access = this.access.get(listed.name);
-      if (!access) continue;
+      const access = this.access.get(listed.name) ?? heldAccess(listed.name, this.access);
+      if (!access) {
+        if (listed.live) this.logger.warn("a feed the config no longer names is not served: its access rules are unknown since serve started", { channel: listed.name, file: listed.live.file });
+        continue;
+      }
       let feed = listed.live ? await this.open(listed.name, access, listed.contentType, listed.live, held) : undefined;
       const next = journaled.get(listed.name);
       if (!feed && next?.live && next !== listed) {

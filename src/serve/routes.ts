@@ -44,7 +44,9 @@ export function usesBasic(channels: readonly { access: AccessConfig["mode"] }[])
 }
 
 function refuse(res: ServerResponse, ctx: RouteContext, tokenPath: boolean): void {
-  if (!tokenPath && usesBasic(ctx.channels)) text(res, 401, "authentication required", { "WWW-Authenticate": 'Basic realm="feeds", charset="UTF-8"' });
+  // A held feed (the config no longer names it, publish/held-feeds.ts) keeps its Basic rule too.
+  const basic = usesBasic(ctx.channels) || ctx.live.now.feeds.some((f) => f.access.mode === "basic");
+  if (!tokenPath && basic) text(res, 401, "authentication required", { "WWW-Authenticate": 'Basic realm="feeds", charset="UTF-8"' });
   else text(res, 404, "not found");
 }
 
@@ -114,6 +116,8 @@ async function health(ctx: RouteContext): Promise<{ state: RunState; body: Recor
         ...(state.newestFeedAt === undefined ? {} : { newestFeedAt: state.newestFeedAt, newestFeedAgeHours: state.newestFeedAgeHours }),
         maxFeedAgeHours: state.maxFeedAgeHours,
         ...(state.unpublished.length > 0 ? { unpublished: state.unpublished } : {}),
+        // What else the run could not do: a served feed the config no longer names, kept state, ...
+        ...(state.problems.length > 0 ? { problems: state.problems } : {}),
         ...(state.error ? { error: state.error } : {}),
         summary: state.summary,
         // For a monitor: manifest.json is lost and the feeds come from the last run's copy.

@@ -76,10 +76,11 @@ describe("alerts from generate", () => {
     const payload = hook.received.slice(before)[0]!.body as Payload;
     expect(payload).toMatchObject({ event: "gate-tripped", exitCode: 5, errorCode: "GATE_TRIPPED" });
     expect(payload.channels.map((ch) => ch.name)).toEqual(["google-fr"]);
-    expect(payload.channels[0]!.reason).toMatch(/^gate: items dropped/);
+    expect(payload.channels[0]!.reason).toMatch(/^\d+ → \d+ items \(−[\d.]+ %\), a bigger drop than the 20 % allowed$/);
+    expect((payload.channels[0] as { detail?: string }).detail).toMatch(/^gate: items dropped/);
     const mail = smtp.mails.at(-1)!;
     expect(mail.subject).toBe("Pharmacie <Test> & Fils: publish gate tripped: feeds not updated");
-    expect(mail.text).toMatch(/- google-fr: gate: items dropped/);
+    expect(mail.text).toMatch(/- google-fr: \d+ → \d+ items \(−[\d.]+ %\), a bigger drop than the 20 % allowed/);
   });
 
   it("a run that failed (the catalogue refuses connections): run-failed with the error", async () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
-import { notify, runAlert, type Alert } from "../../src/notify/index.js";
+import { alertText, notify, runAlert, type Alert } from "../../src/notify/index.js";
 import { NotifySettings } from "../../src/notify/settings.js";
 import type { Manifest } from "../../src/publish/manifest.js";
 import { startReceiver, startSmtp, type HttpReceiver } from "./receivers.js";
@@ -61,14 +61,37 @@ describe("runAlert", () => {
   it("names the event by the run's error code: what happened, which channels, what to do", () => {
     const alert = gateAlert();
     expect(alert).toMatchObject({ event: "gate-tripped", exitCode: 5, errorCode: "GATE_TRIPPED", title: "Pharmacie Test: publish gate tripped: feeds not updated" });
-    expect(alert.channels).toEqual([{ name: "google-fr", reason: "gate: items dropped 35.0% (100 -> 65), more than maxDropPercent 20%" }]);
+    // Each reason once, in words; the run's own text beside it for scripts; the sentence above does not repeat it.
+    expect(alert.channels).toEqual([
+      { name: "google-fr", reason: "100 → 65 items (−35.0 %), a bigger drop than the 20 % allowed", detail: "gate: items dropped 35.0% (100 -> 65), more than maxDropPercent 20%" },
+    ]);
+    expect(alert.what).toBe("1 feed(s) not updated; their previous files stay online.");
     expect(alert.next).toContain("--force");
-    const offers = runAlert({ shop: "S", channels: ["a", "b"], error: { code: "OFFERS_REFUSED", message: "line 1: no key column" }, exitCode: 7 });
+    const offers = runAlert({ shop: "S", channels: ["a", "b"], error: { code: "OFFERS_REFUSED", message: "offers file o.csv refused\n  - line 1: no key column" }, exitCode: 7 });
     expect(offers.event).toBe("offers-refused");
+    // Why, not only that: the refusal's reasons are in the alert.
+    expect(offers.what).toBe("the offers file was refused.\nOFFERS_REFUSED: offers file o.csv refused\n  - line 1: no key column");
     expect(offers.channels.map((c) => c.name)).toEqual(["a", "b"]);
     expect(offers.next).toContain("offers file");
     expect(runAlert({ shop: "S", channels: [], error: { code: "SOURCE_NETWORK", message: "x" }, exitCode: 4 }).event).toBe("run-failed");
     expect(runAlert({ shop: "S", channels: [], error: { code: "CHANNEL_FAILED", message: "x" }, exitCode: 1 }).event).toBe("channel-failed");
+  });
+});
+
+describe("alerts in notify.language", () => {
+  it("French and Dutch words for title, what happened, each reason and what to do; codes stay", () => {
+    const fr = runAlert({ shop: "Pharmacie Test", manifest, channels: [], error: { code: "GATE_TRIPPED", message: "x" }, exitCode: 5, language: "fr" });
+    expect(fr.title).toBe("Pharmacie Test: publication retenue : flux non mis à jour");
+    expect(fr.channels[0]!.reason).toBe("100 → 65 articles (−35.0 %), une baisse plus forte que les 20 % admis");
+    const text = alertText(fr);
+    expect(text).toContain("Canaux:");
+    expect(text).toContain("Que faire: Les fichiers précédents restent en ligne.");
+    expect(text).toContain(", code de sortie 5.");
+    const nl = runAlert({ shop: "S", channels: ["a"], error: { code: "SOURCE_NETWORK", message: "connect ECONNREFUSED" }, exitCode: 4, language: "nl" });
+    expect(nl.what).toBe("de catalogus was niet bereikbaar.\nSOURCE_NETWORK: connect ECONNREFUSED");
+    expect(alertText(nl)).toContain("- a: niet bijgewerkt: het vorige bestand blijft online");
+    expect(NotifySettings.parse({}).language).toBe("en");
+    expect(NotifySettings.safeParse({ language: "de" }).success).toBe(false);
   });
 });
 
@@ -91,20 +114,21 @@ describe("notify", () => {
     expect(json.received[0]!.body).toMatchObject({ event: "gate-tripped", exitCode: 5, channels: [{ name: "google-fr" }], statusUrl: "https://feeds.shop.example/" });
     const slackText = (slack.received[0]!.body as { text: string }).text;
     expect(slackText).toMatch(/^\*Pharmacie Test: publish gate tripped: feeds not updated\*\n/);
-    expect(slackText).toContain("- google-fr: gate: items dropped 35.0%");
+    expect(slackText).toContain("- google-fr: 100 → 65 items (−35.0 %), a bigger drop than the 20 % allowed");
+    expect(slackText.match(/35\.0/g)).toHaveLength(1);
     expect(slackText).toContain("What to do: The previous files stay online.");
     const card = (teams.received[0]!.body as { type: string; attachments: { contentType: string; content: { type: string; body: { type: string; text?: string; facts?: unknown }[] } }[] });
     expect(card.type).toBe("message");
     expect(card.attachments[0]!.contentType).toBe("application/vnd.microsoft.card.adaptive");
     expect(card.attachments[0]!.content.type).toBe("AdaptiveCard");
-    expect(card.attachments[0]!.content.body.find((b) => b.type === "FactSet")!.facts).toEqual([{ title: "google-fr", value: expect.stringContaining("gate: items dropped") as unknown }]);
+    expect(card.attachments[0]!.content.body.find((b) => b.type === "FactSet")!.facts).toEqual([{ title: "google-fr", value: expect.stringContaining("a bigger drop than the 20 % allowed") as unknown }]);
 
     expect(smtp.mails).toHaveLength(1);
     const mail = smtp.mails[0]!;
     expect(mail.from).toBe("feeds@shop.example");
     expect(mail.to).toEqual(["owner@shop.example", "ops@shop.example"]);
     expect(mail.subject).toBe("Pharmacie Test: publish gate tripped: feeds not updated");
-    expect(mail.text).toContain("- google-fr: gate: items dropped 35.0% (100 -> 65)");
+    expect(mail.text).toContain("- google-fr: 100 → 65 items (−35.0 %)");
     expect(mail.text).toContain("What to do:");
     expect(mail.text).toContain("Status page: https://feeds.shop.example/");
     expect(lines.filter((l) => l["msg"] === "alert sent")).toHaveLength(4);

@@ -10,6 +10,7 @@ import { reportRun } from "../../src/commands/generate.js";
 import { loadConfig } from "../../src/config/load.js";
 import { exitCodeFor, isPharmafeedError } from "../../src/errors.js";
 import { silentLogger } from "../../src/log.js";
+import { readManifest } from "../../src/publish/manifest.js";
 import { runGenerate } from "../../src/pipeline/run.js";
 import { PRESET_NAMES } from "../../src/presets/index.js";
 import { startSandbox, type SandboxHandle, type SandboxOptionsInput } from "../../src/sandbox/index.js";
@@ -181,15 +182,24 @@ describe("the output folder between runs", () => {
     expect((await readdir(join(outputDir, "history"))).filter((f) => f.includes(".tmp-"))).toEqual([]);
   });
 
-  it("drops the manifest entry of a channel removed from the config, keeps those only skipped", async () => {
+  it("keeps a channel removed from the config (held, a served Problem) until retired, and keeps those only skipped", async () => {
     const sandbox = await sandboxOf({ seed: 5, products: 20 });
     const outputDir = join(await tempDir(), "out");
     await generate(sandbox, { outputDir, channels: [lenient("alpha"), lenient("beta"), lenient("gamma")] });
-    const tree = await writeConfig({ channels: [lenient("alpha"), lenient("beta")] });
+    const tree = await writeConfig({ channels: [lenient("alpha"), lenient("beta")], source: { retry: { maxRetries: 0, baseMs: 1, maxMs: 1 } } });
     const env = { CATALOGUE_API_BASE_URL: sandbox.url, CATALOGUE_API_KEY_ID: sandbox.keyId, CATALOGUE_API_KEY_SECRET: sandbox.keySecret };
     const config = await loadConfig(tree.configFile, { env, only: ["alpha"] });
     const result = await runGenerate({ config, outputDir, logger: silentLogger });
-    expect(result.manifest.channels.map((c) => c.name)).toEqual(["alpha", "beta"]);
+    expect(result.manifest.channels.map((c) => c.name)).toEqual(["alpha", "beta", "gamma"]);
+    expect(result.manifest.status).toBe("degraded");
+    expect(result.manifest.problems?.map((p) => [p.kind, p.channel])).toEqual([["served", "gamma"]]);
+    // A run that fails as a whole drops nothing either.
+    const dead = await loadConfig(tree.configFile, { env: { ...env, CATALOGUE_API_BASE_URL: "http://127.0.0.1:9" }, only: ["alpha"] });
+    await expect(runGenerate({ config: dead, outputDir, logger: silentLogger })).rejects.toThrow();
+    const failed = (await readManifest(outputDir))!;
+    expect([failed.status, failed.channels.map((c) => c.name), failed.problems?.map((p) => p.channel)]).toEqual(["failed", ["alpha", "beta", "gamma"], ["gamma"]]);
+    const retired = await runGenerate({ config, outputDir, logger: silentLogger, retire: ["gamma"] });
+    expect([retired.manifest.status, retired.manifest.channels.map((c) => c.name)]).toEqual(["ok", ["alpha", "beta"]]);
   });
 });
 

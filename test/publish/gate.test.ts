@@ -13,6 +13,8 @@ describe("publish gate", () => {
     [{ items: 75, rejected: 25, liveItems: 75 }, true, "25% rejected is allowed"],
     [{ items: 74, rejected: 26 }, false, "26.0% of products rejected"],
     [{ items: 0, rejected: 0 }, true, "empty first run"],
+    [{ items: 100, rejected: 0, liveItems: 100, move: { from: "a.xml", to: "a.xml" } }, true, "same file name"],
+    [{ items: 100, rejected: 0, liveItems: 100, move: { from: "a.xml", to: "a.csv" } }, false, "the file would move from a.xml to a.csv"],
   ])("%j -> %s (%s)", (input, publish, text) => {
     const verdict = evaluateGate(input, settings);
     expect(verdict.publish).toBe(publish);

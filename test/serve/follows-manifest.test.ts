@@ -1,8 +1,9 @@
 /**
  * serve follows the manifest: a channel added to the config and published by
  * a run is served without a restart (its access rule read from the config
- * then), a renamed one moves to its new name, a removed one stops; each change
- * is a log line.
+ * then); a renamed or removed one keeps being served under its old name (with
+ * the access rule serve knew) until a run retires it, then it stops; each
+ * change is a log line.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -25,12 +26,12 @@ let server: FeedServer;
 let log: ReturnType<typeof memoryLogger>;
 
 /** Writes the channel files and the main file's list, then runs generate with that config. */
-async function runWith(channels: Record<string, unknown>[]): Promise<void> {
+async function runWith(channels: Record<string, unknown>[], retire: string[] = []): Promise<void> {
   const dir = join(fx.tree.root, "config");
   for (const c of channels) await writeFile(join(dir, "channels", `${String(c["name"])}.json`), JSON.stringify(c));
   const main = JSON.parse(await readFile(fx.tree.configFile, "utf8")) as Record<string, unknown>;
   await writeFile(fx.tree.configFile, JSON.stringify({ ...main, channels: channels.map((c) => `channels/${String(c["name"])}.json`) }));
-  await runGenerate({ config: await loadConfig(fx.tree.configFile, { env: fx.env }), logger: silentLogger });
+  await runGenerate({ config: await loadConfig(fx.tree.configFile, { env: fx.env }), logger: silentLogger, retire });
 }
 
 function changes(): unknown[] {
@@ -66,12 +67,24 @@ describe("serve follows the manifest", () => {
     expect(changes()).toEqual([["channel now served", "meta-fr"]]);
   });
 
-  it("moves a renamed channel to its new name and stops serving a removed one", async () => {
+  it("serves a renamed channel under its new name and keeps the old and the removed ones, access rules included, until retired", async () => {
     const before = changes().length;
     const renamed = { ...CHANNELS[1]!, name: "ndjson-fr" };
     await runWith([CHANNELS[0]!, renamed]);
     expect((await fetchRaw(server.url, "/feeds/ndjson-fr.ndjson")).status).toBe(200);
-    // No channel uses Basic any more: a refusal is a plain 404.
+    expect((await fetchRaw(server.url, "/feeds/generic-ndjson-fr.ndjson")).status).toBe(200);
+    // meta-fr is no longer in the config: served with the rule serve knew, not opened to anyone.
+    expect((await fetchRaw(server.url, "/feeds/meta-fr.csv")).status).toBe(401);
+    expect((await fetchRaw(server.url, "/feeds/meta-fr.csv", { Authorization: basic(SECRETS.FEED_USER, SECRETS.FEED_PASSWORD) })).status).toBe(200);
+    expect(changes().slice(before)).toEqual([["channel now served", "ndjson-fr"]]);
+    // The status page lists them with what marketplaces get, marked as held; the run is not "published all".
+    const page = (await fetchRaw(server.url, "/", { Authorization: basic(SECRETS.STATUS_USER, SECRETS.STATUS_PASSWORD) })).body.toString("utf8");
+    expect(page).toMatch(/<strong class="ok">4 of 4 feeds online<\/strong>/);
+    expect(page.match(/no longer in the config: kept online until someone retires it/g)).toHaveLength(2);
+    expect(page).toContain('data-state="degraded"');
+    expect(page).toContain("2 of 2 feeds published");
+
+    await runWith([CHANNELS[0]!, renamed], ["generic-ndjson-fr", "meta-fr"]);
     expect((await fetchRaw(server.url, "/feeds/generic-ndjson-fr.ndjson")).status).toBe(404);
     expect((await fetchRaw(server.url, "/feeds/meta-fr.csv", { Authorization: basic(SECRETS.FEED_USER, SECRETS.FEED_PASSWORD) })).status).toBe(404);
     expect((await fetchRaw(server.url, "/feeds/google-fr.xml")).status).toBe(200);

@@ -78,8 +78,12 @@ describe("/healthz and /monitor", () => {
 
     const page = (await fetchRaw(server.url, "/", AUTH)).body.toString("utf8");
     expect(page).toContain(`data-state="degraded"`);
-    expect(page).toContain("<strong>google-fr</strong>: gate: items dropped");
-    expect(page).not.toMatch(/<strong class="ok">/);
+    // In words, the gate's own text (with its config key) one click away.
+    expect(page).toMatch(/<strong>google-fr<\/strong>: \d+ → \d+ items \(−[\d.]+ %\), a bigger drop than the 20 % allowed<details class="tech"><summary>Technical detail<\/summary><code>gate: items dropped/);
+    expect(page).not.toMatch(/<strong class="ok" data-state/);
+    // What marketplaces get leads: both previous files are online.
+    expect(page.indexOf("What marketplaces get now")).toBeLessThan(page.indexOf('data-state="degraded"'));
+    expect(page).toContain('<strong class="ok">2 of 2 feeds online</strong>');
   });
 
   it("after a run that failed as a whole: recorded as failed, the previous feeds still served, monitor 503", async () => {
@@ -106,7 +110,7 @@ describe("/healthz and /monitor", () => {
     expect((await fetchRaw(server.url, "/feeds/google-fr.xml")).status).toBe(200);
     expect((await health("/monitor")).status).toBe(503);
     const page = (await fetchRaw(server.url, "/", AUTH)).body.toString("utf8");
-    expect(page).toContain(`<p class="bad">SOURCE_NETWORK: `);
+    expect(page).toContain(`<li><strong>the catalogue could not be reached</strong><details class="tech"><summary>Technical detail</summary><code>SOURCE_NETWORK: `);
   });
 
   it("say stale when the newest feed is older than maxFeedAgeHours (healthz still 200, monitor 503)", async () => {

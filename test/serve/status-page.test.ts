@@ -91,7 +91,7 @@ describe("what it shows", () => {
 
   it("every channel, with the gate state of the last run", () => {
     for (const name of ["google-fr", "meta-fr", "idealo-fr", "generic-ndjson-fr"]) expect(html).toContain(`<h2>${name} `);
-    expect(html).toMatch(/Not published<\/span> <span class="reason">gate: items dropped/);
+    expect(html).toMatch(/Not published<\/span> <span class="reason">\d+ → \d+ items \(−[\d.]+ %\), a bigger drop than the \d+ % allowed<\/span><details class="tech"><summary>Technical detail<\/summary><code>gate: items dropped/);
     expect(html.match(/class="ok">Published/g)?.length).toBe(3);
   });
 

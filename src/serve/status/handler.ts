@@ -61,8 +61,9 @@ export async function statusPage(req: IncomingMessage, res: ServerResponse, ctx:
     const mapping = ctx.mappings.get(c.name);
     return mapping ? [{ name: c.name, mapping }] : [];
   });
-  const found = query === "" ? undefined : await searchIndex(ctx.outputReal, channels, query, lang);
   const { manifest, feeds } = await ctx.live.current();
+  const online = new Map((manifest?.channels ?? []).flatMap((c) => (c.live ? [[c.name, c.live.publishedAt] as const] : [])));
+  const found = query === "" ? undefined : await searchIndex(ctx.outputReal, channels, query, lang, online);
   const html = renderStatusPage({
     shopName: ctx.shopName,
     now: ctx.now(),

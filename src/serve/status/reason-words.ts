@@ -38,10 +38,16 @@ const WORDS: Record<string, Triple> = {
   TITLE_TRUNCATED: ["title shortened", "titre raccourci", "titel ingekort"],
   IMAGE_FALLBACK: ["catalogue image used", "image du catalogue utilisée", "catalogusafbeelding gebruikt"],
   IMAGE_DROPPED: ["an extra image left out", "une image supplémentaire écartée", "een extra afbeelding weggelaten"],
+  MISSING_LANGUAGE: ["no text in the feed's language", "pas de texte dans la langue du flux", "geen tekst in de taal van de feed"],
+  MISSING_CATEGORY: ["no category", "pas de catégorie", "geen categorie"],
+  UNIT_MEASURE_MISMATCH: ["unit price not computable", "prix à l'unité non calculable", "eenheidsprijs niet te berekenen"],
 };
+
+/** A code without words (a new one): words that say so, never the code twice. */
+const OTHER: Triple = ["other reason", "autre raison", "andere reden"];
 
 const AT: Record<Language, number> = { en: 0, fr: 1, nl: 2 };
 
 export function reasonWords(code: string, lang: Language): string {
-  return WORDS[code]?.[AT[lang]] ?? code;
+  return (WORDS[code] ?? OTHER)[AT[lang]] ?? OTHER[0];
 }

@@ -8,9 +8,12 @@ import { reasonWords } from "./reason-words.js";
 
 const SHOWN = 10;
 
-function channel(c: ChannelAnswer, lang: Language): string {
+/** When each channel's online file was published: an answer from a run whose file is not the one online says so. */
+export type OnlineSince = ReadonlyMap<string, string>;
+
+function channel(c: ChannelAnswer, lang: Language, stale: boolean): string {
   const w = WORDS[lang];
-  const name = `<strong>${e(c.channel)}</strong>`;
+  const name = `<strong>${e(c.channel)}</strong>${stale ? ` <span class="warn">(${e(w.notOnline)})</span>` : ""}`;
   switch (c.outcome) {
     case "not_run":
       return `<li>${name}: <span class="muted">${e(w.notRun)}</span></li>`;
@@ -33,33 +36,42 @@ function channel(c: ChannelAnswer, lang: Language): string {
   }
 }
 
-export function renderAnswer(answer: ExplainAnswer, lang: Language): string {
+export function renderAnswer(answer: ExplainAnswer, lang: Language, online: OnlineSince = new Map()): string {
   const w = WORDS[lang];
-  const stale = answer.staleChannels?.length ? `<p class="bad">${e(w.staleIndex)} ${answer.staleChannels.map((c) => e(c)).join(", ")}</p>` : "";
-  return stale + answerBody(answer, lang);
-}
-
-function answerBody(answer: ExplainAnswer, lang: Language): string {
-  const w = WORDS[lang];
+  // Channels whose served file is not the one the index describes (explain/freshness.ts), or whose run's file a gate kept back.
+  const notServed = new Set(answer.staleChannels ?? []);
+  const stale = (name: string) => {
+    if (notServed.has(name)) return true;
+    const since = online.get(name);
+    return answer.runStartedAt !== "" && (since === undefined || Date.parse(since) < Date.parse(answer.runStartedAt));
+  };
+  const banner = notServed.size > 0 ? `<p class="bad">${e(w.staleIndex)} ${[...notServed].map((c) => e(c)).join(", ")}</p>` : "";
+  const from = (answer.runStartedAt ? `<p class="muted small">${e(w.answerFrom)} ${e(answer.runStartedAt.slice(0, 16).replace("T", " "))} UTC</p>` : "") + banner;
   if (answer.products.length === 0) {
     const what = answer.matchedBy === "none" && /^\S+$/.test(answer.query) && /\d/.test(answer.query) ? w.notReceived : w.noMatch;
-    return `<p>${e(what)}: <strong>${e(answer.query)}</strong></p>`;
+    return `<p>${e(what)}: <strong>${e(answer.query)}</strong></p>${from}`;
   }
   return (
-    `<p>${answer.total} ${e(w.matches)} <strong>${e(answer.query)}</strong></p>` +
+    `<p>${answer.total} ${e(w.matches)} <strong>${e(answer.query)}</strong></p>${from}` +
     answer.products
-      .map((p) => `<article><h3>${e(p.id)}${p.name ? ` · ${e(p.name)}` : ""}</h3><p class="muted small">${[p.gtin ? `GTIN ${e(p.gtin)}` : "", p.brand ? e(p.brand) : ""].filter(Boolean).join(" · ")}</p><ul>${p.channels.map((c) => channel(c, lang)).join("")}</ul></article>`)
+      .map((p) => `<article><h3>${e(p.id)}${p.name ? ` · ${e(p.name)}` : ""}</h3><p class="muted small">${[p.gtin ? `GTIN ${e(p.gtin)}` : "", p.brand ? e(p.brand) : ""].filter(Boolean).join(" · ")}</p><ul>${p.channels.map((c) => channel(c, lang, c.outcome !== "not_run" && stale(c.channel))).join("")}</ul></article>`)
       .join("")
   );
 }
 
 /** undefined when no run wrote an index yet. */
-export async function searchIndex(outputReal: string, channels: readonly { name: string; mapping: ChannelMapping }[], query: string, lang: Language): Promise<string | undefined> {
+export async function searchIndex(
+  outputReal: string,
+  channels: readonly { name: string; mapping: ChannelMapping }[],
+  query: string,
+  lang: Language,
+  online: OnlineSince = new Map(),
+): Promise<string | undefined> {
   const index = ExplainIndex.open(explainFile(outputReal));
   if (!index) return undefined;
   try {
     const answer = await explain({ index, outputDir: outputReal, channels, query, limit: SHOWN, sourceFilter: {} });
-    return renderAnswer(answer, lang);
+    return renderAnswer(answer, lang, online);
   } finally {
     index.close();
   }

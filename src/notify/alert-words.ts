@@ -1,0 +1,167 @@
+/**
+ * What an alert says, in the language of `notify.language` (English by default): its title, the
+ * sentence of what happened, what to do next and the labels of its text. The reasons per channel
+ * come in the same words as the status page's (serve/status/run-words.ts).
+ */
+import type { AlertEvent } from "./settings.js";
+
+export const ALERT_LANGUAGES = ["en", "fr", "nl"] as const;
+export type AlertLanguage = (typeof ALERT_LANGUAGES)[number];
+
+interface AlertWords {
+  title: Record<AlertEvent, string>;
+  next: Record<AlertEvent, string>;
+  /** With {n}: how many feeds were not updated. */
+  notUpdated: string;
+  degraded: string;
+  notRun: string;
+  channels: string;
+  whatToDo: string;
+  statusPage: string;
+  /** With {host}, {at}, {exit}. */
+  footer: string;
+  exitCode: string;
+}
+
+const en: AlertWords = {
+  title: {
+    "gate-tripped": "publish gate tripped: feeds not updated",
+    "channel-failed": "a channel failed: feed not updated",
+    "offers-refused": "offers file refused: nothing published",
+    "run-degraded": "feeds published, but something else failed",
+    "run-failed": "the feed run failed: nothing published",
+    "feeds-stale": "feeds are stale",
+    "merchant-disapprovals": "Google disapproved many more products",
+    "merchant-account-issue": "Google reports a Merchant Center account issue",
+  },
+  next: {
+    "gate-tripped":
+      "The previous files stay online. Look at reports/<channel>.csv and the catalogue for why the feed shrank or why so many products were rejected; " +
+      "if the new feed is right, publish it with `pharmafeed generate --force` (or `--channel <name> --force`).",
+    "channel-failed":
+      "The other channels were published; the failed ones keep their previous file. Read the error in the run's log (a template, a full disk), " +
+      "fix it, then run `pharmafeed generate --channel <name>`.",
+    "offers-refused":
+      "Nothing was published; the previous feeds stay online with their old prices and stock. Fix the offers file at the lines the log and " +
+      "reports/_offers.csv name (header, key column, format), then run `pharmafeed generate` again (`--force` publishes anyway).",
+    "run-degraded":
+      "The feeds were published. Read what failed below (kept state, a destination, a served feed the config no longer names) and the run's log; " +
+      "a feed the config no longer names stays online until `pharmafeed generate --retire <channel>`.",
+    "run-failed":
+      "Nothing of this run was published; the previous feeds stay online. Read the error below and the run's log: for a source error check the " +
+      "catalogue's base URL, credentials and service status. The next scheduled run tries again, or run `pharmafeed generate` by hand.",
+    "merchant-disapprovals":
+      "Google disapproved many more products since the last read-back. `pharmafeed explain <id>` shows Google's issue per product, " +
+      "reports/google-issues.csv lists them all with Google's help links; fix the data (or the feed's mapping), Google re-checks at its next fetch.",
+    "merchant-account-issue":
+      "Google reports an issue with the whole Merchant Center account (it can suspend every product). Open Merchant Center, " +
+      "read the issue and its help link, and act on it; pharmafeed cannot fix account issues.",
+    "feeds-stale":
+      "The marketplaces are fetching old prices and stock. Check that the nightly job runs (crontab or `systemctl list-timers pharmafeed.timer`), " +
+      "read its last log, and run `pharmafeed generate` by hand.",
+  },
+  notUpdated: "{n} feed(s) not updated; their previous files stay online.",
+  degraded: "Every feed was published, but:",
+  notRun: "not updated: the previous file stays online",
+  channels: "Channels",
+  whatToDo: "What to do",
+  statusPage: "Status page",
+  footer: "Host {host}, {at}{exit}.",
+  exitCode: ", exit code ",
+};
+
+const fr: AlertWords = {
+  title: {
+    "gate-tripped": "publication retenue : flux non mis à jour",
+    "channel-failed": "un canal a échoué : flux non mis à jour",
+    "offers-refused": "fichier d'offres refusé : rien n'a été publié",
+    "run-degraded": "flux publiés, mais autre chose a échoué",
+    "run-failed": "l'exécution a échoué : rien n'a été publié",
+    "feeds-stale": "les flux sont périmés",
+    "merchant-disapprovals": "Google a refusé beaucoup plus de produits",
+    "merchant-account-issue": "Google signale un problème sur le compte Merchant Center",
+  },
+  next: {
+    "gate-tripped":
+      "Les fichiers précédents restent en ligne. Regardez reports/<canal>.csv et le catalogue pour comprendre pourquoi le flux a rétréci ou pourquoi tant de produits ont été rejetés ; " +
+      "si le nouveau flux est juste, publiez-le avec `pharmafeed generate --force` (ou `--channel <nom> --force`).",
+    "channel-failed":
+      "Les autres canaux ont été publiés ; ceux en échec gardent leur fichier précédent. Lisez l'erreur dans le journal de l'exécution (un modèle, un disque plein), " +
+      "corrigez-la, puis lancez `pharmafeed generate --channel <nom>`.",
+    "offers-refused":
+      "Rien n'a été publié ; les flux précédents restent en ligne avec leurs anciens prix et stocks. Corrigez le fichier d'offres aux lignes indiquées ci-dessous et dans " +
+      "reports/_offers.csv (en-tête, colonne clé, format), puis relancez `pharmafeed generate` (`--force` publie quand même).",
+    "run-degraded":
+      "Les flux ont été publiés. Lisez ci-dessous ce qui a échoué et le journal de l'exécution ; " +
+      "un flux que la configuration ne nomme plus reste en ligne jusqu'à `pharmafeed generate --retire <canal>`.",
+    "run-failed":
+      "Rien de cette exécution n'a été publié ; les flux précédents restent en ligne. Lisez l'erreur ci-dessous et le journal : pour une erreur du catalogue, vérifiez " +
+      "son adresse, les identifiants et l'état du service. La prochaine exécution planifiée réessaie, ou lancez `pharmafeed generate` à la main.",
+    "merchant-disapprovals":
+      "Google a refusé beaucoup plus de produits depuis la dernière lecture. `pharmafeed explain <id>` montre le problème signalé par Google pour un produit, " +
+      "reports/google-issues.csv les liste tous avec les liens d'aide de Google ; corrigez les données (ou la configuration du flux), Google vérifie à nouveau lors de sa prochaine lecture.",
+    "merchant-account-issue":
+      "Google signale un problème sur tout le compte Merchant Center (il peut suspendre tous les produits). Ouvrez Merchant Center, " +
+      "lisez le problème et son lien d'aide, et agissez ; pharmafeed ne peut pas corriger les problèmes de compte.",
+    "feeds-stale":
+      "Les places de marché récupèrent d'anciens prix et stocks. Vérifiez que la tâche de nuit tourne (crontab ou `systemctl list-timers pharmafeed.timer`), " +
+      "lisez son dernier journal et lancez `pharmafeed generate` à la main.",
+  },
+  notUpdated: "{n} flux non mis à jour ; leurs fichiers précédents restent en ligne.",
+  degraded: "Tous les flux ont été publiés, mais :",
+  notRun: "non mis à jour : le fichier précédent reste en ligne",
+  channels: "Canaux",
+  whatToDo: "Que faire",
+  statusPage: "Page d'état",
+  footer: "Machine {host}, {at}{exit}.",
+  exitCode: ", code de sortie ",
+};
+
+const nl: AlertWords = {
+  title: {
+    "gate-tripped": "publicatie tegengehouden: feeds niet bijgewerkt",
+    "channel-failed": "een kanaal is mislukt: feed niet bijgewerkt",
+    "offers-refused": "aanbiedingenbestand geweigerd: niets gepubliceerd",
+    "run-degraded": "feeds gepubliceerd, maar iets anders is mislukt",
+    "run-failed": "de run is mislukt: niets gepubliceerd",
+    "feeds-stale": "de feeds zijn verouderd",
+    "merchant-disapprovals": "Google heeft veel meer producten afgekeurd",
+    "merchant-account-issue": "Google meldt een probleem met het Merchant Center-account",
+  },
+  next: {
+    "gate-tripped":
+      "De vorige bestanden blijven online. Bekijk reports/<kanaal>.csv en de catalogus om te zien waarom de feed kromp of waarom zoveel producten geweigerd werden; " +
+      "is de nieuwe feed juist, publiceer hem dan met `pharmafeed generate --force` (of `--channel <naam> --force`).",
+    "channel-failed":
+      "De andere kanalen zijn gepubliceerd; de mislukte houden hun vorige bestand. Lees de fout in het logboek van de run (een sjabloon, een volle schijf), " +
+      "los ze op en start `pharmafeed generate --channel <naam>`.",
+    "offers-refused":
+      "Er is niets gepubliceerd; de vorige feeds blijven online met hun oude prijzen en voorraad. Verbeter het aanbiedingenbestand op de regels hieronder en in " +
+      "reports/_offers.csv (kopregel, sleutelkolom, formaat) en start `pharmafeed generate` opnieuw (`--force` publiceert toch).",
+    "run-degraded":
+      "De feeds zijn gepubliceerd. Lees hieronder wat mislukte en het logboek van de run; " +
+      "een feed die de configuratie niet meer noemt blijft online tot `pharmafeed generate --retire <kanaal>`.",
+    "run-failed":
+      "Niets van deze run is gepubliceerd; de vorige feeds blijven online. Lees de fout hieronder en het logboek: bij een fout van de catalogus, controleer " +
+      "het adres, de inloggegevens en de status van de dienst. De volgende geplande run probeert opnieuw, of start `pharmafeed generate` met de hand.",
+    "merchant-disapprovals":
+      "Google heeft sinds de vorige uitlezing veel meer producten afgekeurd. `pharmafeed explain <id>` toont het probleem per product, " +
+      "reports/google-issues.csv somt ze allemaal op met de hulplinks van Google; verbeter de gegevens (of de instellingen van de feed), Google controleert opnieuw bij de volgende ophaling.",
+    "merchant-account-issue":
+      "Google meldt een probleem met het hele Merchant Center-account (het kan alle producten opschorten). Open Merchant Center, " +
+      "lees het probleem en de hulplink en onderneem actie; pharmafeed kan accountproblemen niet oplossen.",
+    "feeds-stale":
+      "De marktplaatsen halen oude prijzen en voorraad op. Controleer of de nachtelijke taak draait (crontab of `systemctl list-timers pharmafeed.timer`), " +
+      "lees het laatste logboek en start `pharmafeed generate` met de hand.",
+  },
+  notUpdated: "{n} feed(s) niet bijgewerkt; de vorige bestanden blijven online.",
+  degraded: "Alle feeds zijn gepubliceerd, maar:",
+  notRun: "niet bijgewerkt: het vorige bestand blijft online",
+  channels: "Kanalen",
+  whatToDo: "Wat te doen",
+  statusPage: "Statuspagina",
+  footer: "Machine {host}, {at}{exit}.",
+  exitCode: ", exitcode ",
+};
+
+export const ALERT_WORDS: Record<AlertLanguage, AlertWords> = { en, fr, nl };

@@ -1,0 +1,104 @@
+/**
+ * One channel's card: the URL to paste into the marketplace, what is online now (the served
+ * file's figures), then what the last run did with it, labelled so (its items, left out,
+ * warnings, fallbacks; "not published" and why in words when its file did not go online), the
+ * reports, the last fetch per marketplace and the items of the last runs.
+ */
+import { formatBytes } from "../../format.js";
+import type { ChannelEntry } from "../../publish/manifest.js";
+import { warningsReportName } from "../../publish/exclusion-report.js";
+import { MARKETPLACES } from "../bots.js";
+import { itemsChart, type RunPoint } from "../chart.js";
+import { escapeHtml as e } from "../html.js";
+import { unverifiedKey } from "../state.js";
+import { WORDS, type Language, type Words } from "./i18n.js";
+import { reasonWords } from "./reason-words.js";
+import { RUN_WORDS, unpublishedWords } from "./run-words.js";
+import { details, when } from "./_time.js";
+import type { StatusChannel, StatusInput } from "./page.js";
+
+function countList(counts: Record<string, number>, label: (key: string) => string, w: Words): string {
+  const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
+  if (entries.length === 0) return `<span class="muted">${e(w.none)}</span>`;
+  return `<ul class="counts">${entries.map(([key, n]) => `<li>${label(key)} <span class="n">${n}</span></li>`).join("")}</ul>`;
+}
+
+function reasonLabel(code: string, lang: Language): string {
+  return `${e(reasonWords(code, lang))} <code>${e(code)}</code>`;
+}
+
+function fallbackLabel(key: string, w: Words): string {
+  const [field, locale] = key.split(":");
+  return `${e(field ?? key)} ${e(w.fallbackFrom)} <code>${e(locale ?? "")}</code>`;
+}
+
+function feedUrl(input: StatusInput, channel: StatusChannel, file: string, w: Words): string {
+  if (!input.publicBaseUrl) return `<code class="url">/feeds/${e(file)}</code><br><span class="muted">${e(w.noBaseUrl)}</span>`;
+  const base = input.publicBaseUrl.replace(/\/+$/, "");
+  const url = channel.access === "token" ? `${base}/feeds/<token>/${file}` : `${base}/feeds/${file}`;
+  const id = `url-${channel.name}`;
+  return (
+    `<code class="url" id="${e(id)}">${e(url)}</code> <button type="button" class="copy" data-copy="${e(id)}">${e(w.copy)}</button>` +
+    `<br><span class="muted">${e(channel.access === "token" ? w.tokenHelp : w.urlHelp)}</span>`
+  );
+}
+
+/** The last fetch per marketplace (verified ones credited, the others labelled unverified). */
+export function fetches(input: StatusInput, channel: string, lang: Language): string {
+  const w = WORDS[lang];
+  const seen = input.fetches(channel);
+  const rows = MARKETPLACES.flatMap((m) => [seen[m.id], seen[unverifiedKey(m.id)]].flatMap((f) => (f ? [[m, f] as const] : []))).map(([m, f]) => {
+    const words = w.fetch[String(f.status)] ?? w.fetch["other"]!;
+    const status = f.status < 300 || f.status === 304 ? `<span class="ok">${e(words)}</span>` : `<span class="bad">${e(words)}</span>`;
+    const label = f.verified === true ? e(m.label) : `${e(m.label)} <span class="muted">(${e(w.unverified)})</span>`;
+    return `<li title="${e(f.userAgent)}">${label}: ${when(f.at, input.now, lang)}, ${status} <span class="muted">(${f.status})</span></li>`;
+  });
+  return rows.length > 0 ? `<ul class="fetches">${rows.join("")}</ul>` : `<span class="muted">${e(w.noFetch)}</span>`;
+}
+
+function pointOf(c: ChannelEntry): RunPoint {
+  const state = c.published === true ? "published" : c.published.startsWith("failed") && c.bytes === 0 ? "failed" : "gated";
+  return { at: "", items: c.items, state };
+}
+
+export function card(input: StatusInput, channel: StatusChannel, entry: ChannelEntry | undefined, lang: Language): string {
+  const w = WORDS[lang];
+  const r = RUN_WORDS[lang];
+  const head = `<h2>${e(channel.name)} <small>${e(channel.preset)} · ${e(w.access[channel.access])}</small></h2>`;
+  if (!entry) return `<section class="card">${head}<p class="muted">${e(w.notRunYet)}</p></section>`;
+  const live = entry.live;
+  const online = live
+    ? `${live.items} ${e(w.items)} · ${e(formatBytes(live.bytes))}${live.gzip ? ` (${e(formatBytes(live.gzip.bytes))} gzip)` : ""} · ${e(r.onlineSince)} ${when(live.publishedAt, input.now, lang)}` +
+      (input.served.has(channel.name) ? "" : ` <span class="bad">${e(w.notServed)}</span>`)
+    : `<span class="bad">${e(w.nothingOnline)}</span>`;
+  const published = entry.published === true;
+  const gate = published
+    ? `<span class="ok">${e(w.published)}</span>`
+    : `<span class="warn">${e(w.notPublished)}</span> <span class="reason">${e(unpublishedWords(entry.published as string, lang))}</span>${details(r.detail, entry.published as string)}`;
+  // A run that failed wrote nothing: no counts of its own to show.
+  const failedRun = !published && String(entry.published).startsWith("failed") && entry.bytes === 0;
+  const excluded = Object.values(entry.excluded).reduce((a, b) => a + b, 0);
+  const runLabel = (label: string) => (published ? e(label) : `${e(label)} <span class="muted">(${e(r.notPublishedShort)})</span>`);
+  const points = input.history.flatMap((m) => {
+    const c = m.channels.find((x) => x.name === channel.name);
+    return c ? [{ ...pointOf(c), at: m.startedAt }] : [];
+  });
+  const reports =
+    `<a href="/status/reports/${encodeURIComponent(`${channel.name}.csv`)}" download>${e(w.exclusions)}</a> · ` +
+    `<a href="/status/reports/${encodeURIComponent(warningsReportName(channel.name))}" download>${e(w.warningsCsv)}</a>`;
+  const runFigures = failedRun
+    ? ""
+    : `<dt>${runLabel(r.leftOutByRun)}</dt><dd>${excluded === 0 ? `<span class="muted">${e(w.none)}</span>` : `${excluded} ${e(w.products)}${countList(entry.excluded, (code) => reasonLabel(code, lang), w)}`}</dd>` +
+      `<dt>${runLabel(w.warnings)}</dt><dd>${countList(entry.warnings, (code) => reasonLabel(code, lang), w)}</dd>` +
+      `<dt>${runLabel(w.fallbacks)}</dt><dd>${countList(entry.fallbacks, (key) => fallbackLabel(key, w), w)}</dd>`;
+  return (
+    `<section class="card">${head}<dl>` +
+    `<dt>${e(w.url)}</dt><dd>${feedUrl(input, channel, live?.file ?? entry.file, w)}</dd>` +
+    `<dt>${e(r.onlineFile)}</dt><dd>${online}</dd>` +
+    `<dt>${e(w.lastRun)}</dt><dd>${failedRun ? "" : `${entry.items} ${e(w.items)} · `}${gate}</dd>` +
+    runFigures +
+    `<dt>${e(w.reports)}</dt><dd>${reports}</dd>` +
+    `<dt>${e(w.fetchedBy)}</dt><dd>${fetches(input, channel.name, lang)}</dd>` +
+    `</dl>${itemsChart(points, `${channel.name}: ${w.items}`, { ...r.chart, items: w.items })}</section>`
+  );
+}
