@@ -9,6 +9,7 @@ import { ChannelMapping } from "../mapping/settings.js";
 import { milliseconds } from "./duration.js";
 import { PRESET_NAMES } from "../presets/index.js";
 import { NotifySettings } from "../notify/settings.js";
+import { Destinations } from "../destinations/settings.js";
 
 export const SourceConfig = z
   .object({
@@ -117,6 +118,8 @@ export const MainConfig = z
       .prefault({}),
     /** Alerts (webhooks, e-mail) on a failed run, a tripped gate, a refused offers file, stale feeds. */
     notify: NotifySettings.optional(),
+    /** Where every channel's published files are pushed, unless its own file lists its own (docs/destinations.md). */
+    destinations: Destinations.optional(),
   })
   .strict();
 export type MainConfig = z.infer<typeof MainConfig>;
@@ -166,8 +169,10 @@ export const ChannelFile = ChannelMapping.extend({
     .object({ title: z.string().optional(), link: z.url().optional(), description: z.string().optional() })
     .strict()
     .optional(),
+  /** Where this channel's published files are pushed; replaces the main file's list ([]: none). */
+  destinations: Destinations.optional(),
 }).strict();
 export type ChannelFile = z.infer<typeof ChannelFile>;
 
 /** Keys of a channel file that are not mapping settings. */
-export const CHANNEL_ONLY_KEYS = ["name", "preset", "template", "file", "gzip", "gate", "access", "feed"] as const;
+export const CHANNEL_ONLY_KEYS = ["name", "preset", "template", "file", "gzip", "gate", "access", "feed", "destinations"] as const;

@@ -4,6 +4,7 @@ import type { Preset } from "../presets/index.js";
 import type { LoadedLayout, OutputFormat } from "../writers/layout.js";
 import type { GateSettings } from "../publish/gate.js";
 import type { AccessConfig, MainConfig } from "./schema.js";
+import type { DestinationConfig } from "../destinations/settings.js";
 
 /** The offers file of a run and the thresholds under which it is refused (see pipeline/offers-file.ts). */
 export interface OffersConfig {
@@ -27,6 +28,8 @@ export interface LoadedChannel {
   access: AccessConfig;
   feed: { title?: string; link?: string; description?: string };
   mapping: ChannelMapping;
+  /** Where its published files are pushed (its own list, else the main file's). */
+  destinations: DestinationConfig[];
 }
 
 export interface LoadedConfig {

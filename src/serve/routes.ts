@@ -25,6 +25,7 @@ import { sendFile, type SendOptions } from "./send.js";
 import { SharedFile } from "./shared-file.js";
 import { statusPage, statusReport, statusScript, type StatusContext } from "./status/handler.js";
 import { acceptsGzip } from "./validators.js";
+import { destinationsView } from "../destinations/record.js";
 
 export interface RouteContext extends StatusContext {
   logger: Logger;
@@ -115,6 +116,8 @@ async function health(ctx: RouteContext): Promise<{ state: RunState; body: Recor
         maxFeedAgeHours: state.maxFeedAgeHours,
         ...(state.unpublished.length > 0 ? { unpublished: state.unpublished } : {}),
         ...(state.error ? { error: state.error } : {}),
+        // Where the feeds were pushed (S3, SFTP, FTP) and how the last push went.
+        ...(manifest.channels.some((c) => c.destinations) ? { destinations: destinationsView(manifest.channels) } : {}),
         summary: state.summary,
         // For a monitor: manifest.json is lost and the feeds come from the last run's copy.
         ...(from !== undefined && from !== MANIFEST_FILE ? { manifestFrom: from } : {}),

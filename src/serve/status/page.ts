@@ -22,6 +22,7 @@ import { DEFAULT_MAX_FEED_AGE_HOURS } from "../../publish/run-state.js";
 import { syncStatus } from "../../snapshot/describe.js";
 import { runState } from "./run-state.js";
 import { STYLE } from "./style.js";
+import { destinationsHtml } from "../../destinations/status-html.js";
 
 export interface StatusChannel {
   name: string;
@@ -138,6 +139,7 @@ function card(input: StatusInput, channel: StatusChannel, entry: ChannelEntry | 
     `<dt>${e(w.fallbacks)}</dt><dd>${countList(entry.fallbacks, (key) => fallbackLabel(key, w), w)}</dd>` +
     `<dt>${e(w.reports)}</dt><dd>${reports}</dd>` +
     `<dt>${e(w.fetchedBy)}</dt><dd>${fetches(input, channel.name, lang, w)}</dd>` +
+    destinationsHtml(entry.destinations) +
     `</dl>${itemsChart(points, `${channel.name}: ${w.items}`)}</section>`
   );
 }
