@@ -19,9 +19,9 @@ export function classifyNetwork(error: unknown): FailureCode | undefined {
 /**
  * The ETag S3 gives an object uploaded from this file: the MD5 of its bytes for a
  * single PUT (at most partSize bytes, as lib-storage sends it), else the MD5 of the
- * parts' MD5s followed by "-<parts>".
+ * parts' MD5s followed by "-<parts>"; and the whole file's MD5 (s3rver's multipart ETag).
  */
-export async function expectedEtag(file: string, bytes: number, partSize: number): Promise<string> {
+export async function expectedEtag(file: string, bytes: number, partSize: number): Promise<{ etag: string; md5: string }> {
   const handle = await open(file, "r");
   try {
     const whole = createHash("md5");
@@ -42,9 +42,10 @@ export async function expectedEtag(file: string, bytes: number, partSize: number
         inPart = 0;
       }
     }
-    if (bytes <= partSize) return whole.digest("hex");
+    const md5 = whole.digest("hex");
+    if (bytes <= partSize) return { etag: md5, md5 };
     if (inPart > 0) parts.push(part.digest());
-    return `${createHash("md5").update(Buffer.concat(parts)).digest("hex")}-${parts.length}`;
+    return { etag: `${createHash("md5").update(Buffer.concat(parts)).digest("hex")}-${parts.length}`, md5 };
   } finally {
     await handle.close();
   }

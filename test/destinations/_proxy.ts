@@ -32,17 +32,17 @@ export async function startProxy(targetPort: number): Promise<Proxy> {
     const upstream = connect(targetPort, "127.0.0.1");
     sockets.add(client).add(upstream);
     let sent = 0;
-    const cut = () => {
-      proxy.cuts++;
-      client.destroy();
-      upstream.destroy();
-    };
+    let cut = false;
     client.on("data", (chunk: Buffer) => {
-      if (proxy.stall) return;
+      if (proxy.stall || cut) return;
       const limit = proxy.cutAfterBytes;
       if (limit !== undefined && sent + chunk.length >= limit) {
-        upstream.write(chunk.subarray(0, Math.max(0, limit - sent)), cut);
-        sent = limit;
+        // What reached the cut goes on, then both ends are gone at once, as when a cable is pulled.
+        upstream.write(chunk.subarray(0, Math.max(0, limit - sent)));
+        cut = true;
+        proxy.cuts++;
+        client.destroy();
+        upstream.end();
         return;
       }
       sent += chunk.length;
