@@ -54,9 +54,12 @@ class FaultyFileSystem extends FileSystem {
   }
 }
 
+/** ftp-srv logs through a bunyan-like object; the tests' output stays clean with one that says nothing. */
+const quiet = { child: () => quiet, trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
+
 export async function startFtp(root: string, users: Record<string, string>, tls?: { key: string; cert: string }): Promise<FtpServer> {
   const faults: FtpFaults = {};
-  const server = new FtpSrv({ url: "ftp://127.0.0.1:0", pasv_url: "127.0.0.1", pasv_min: 20000, anonymous: false, greeting: "test", tls: tls ?? false });
+  const server = new FtpSrv({ url: "ftp://127.0.0.1:0", pasv_url: "127.0.0.1", pasv_min: 20000, anonymous: false, greeting: "test", tls: tls ?? false, log: quiet as never });
   server.on("login", ({ connection, username, password }, resolve, reject) => {
     if (users[username] === password) resolve({ fs: new FaultyFileSystem(connection, root, faults) });
     else reject(new Error("bad login"));
