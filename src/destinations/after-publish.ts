@@ -9,11 +9,13 @@ import type { LoadedChannel, LoadedConfig } from "../config/types.js";
 import type { Logger } from "../log.js";
 import { type ChannelEntry, type Manifest, type Problem, writeManifest } from "../publish/manifest.js";
 import { runStatusOf } from "../publish/run-state.js";
+import type { DestinationConfig } from "./settings.js";
 import { type PushJob, type PushOptions, type PushResult, pushChannels } from "./push.js";
 
-/** A channel entry of this run keeps the records of the last push (they say what the destinations hold). */
-export function withLastUploads(entry: ChannelEntry, previous: ChannelEntry | undefined): ChannelEntry {
-  return previous?.destinations && !entry.destinations ? { ...entry, destinations: previous.destinations } : entry;
+/** A channel entry of this run keeps the records of the last push (what the destinations hold), for the destinations still configured. */
+export function withLastUploads(entry: ChannelEntry, previous: ChannelEntry | undefined, configured: readonly DestinationConfig[]): ChannelEntry {
+  const kept = (previous?.destinations ?? []).filter((r) => configured.some((d) => d.name === r.name && d.kind === r.kind));
+  return kept.length > 0 && !entry.destinations ? { ...entry, destinations: kept } : entry;
 }
 
 /** The live files of a channel's entry, as the destinations get them. */
@@ -52,7 +54,15 @@ export async function pushPublished(input: { config: LoadedConfig; outputDir: st
     return job ? [job] : [];
   });
   if (jobs.length === 0) return manifest;
-  const result = await pushChannels(jobs, { logger });
+  let result: PushResult;
+  try {
+    result = await pushChannels(jobs, { logger });
+  } catch (error) {
+    // Failures of a destination are records already; this is anything else. The local publish stands.
+    const reason = `uploads not done: ${error instanceof Error ? error.message : String(error)}`;
+    logger.error("destinations failed", { error: reason });
+    result = { records: new Map(), problems: jobs.map((j) => ({ kind: "destination", code: "DESTINATION_INTERNAL", channel: j.channel, reason })) };
+  }
   const names = jobs.map((j) => j.channel);
   const pushed = applyPush(manifest, names, result);
   // As the run computed it, from this run's entries only, with the destinations' problems; the run ends now.

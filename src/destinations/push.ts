@@ -115,11 +115,16 @@ export async function pushChannels(jobs: readonly PushJob[], options: PushOption
 async function runDriver(
   tasks: Task[],
   digests: Map<string, string | DestinationFailure>,
-  options: PushOptions & { now: () => Date; make: (c: DestinationConfig) => Driver; logger: Logger },
+  options: PushOptions & { now: () => Date; make: (c: DestinationConfig) => Promise<Driver>; logger: Logger },
 ): Promise<void> {
   const { config } = tasks[0]!;
-  const driver = options.dryRun ? undefined : options.make(config);
+  let driver: Driver | undefined;
   let broken: DestinationFailure | undefined;
+  try {
+    driver = options.dryRun ? undefined : await options.make(config);
+  } catch (error) {
+    broken = new DestinationFailure("local", `${config.kind} client not loaded: ${error instanceof Error ? error.message : String(error)}`);
+  }
   try {
     for (const task of tasks) {
       const { record, known, job } = task;
@@ -144,6 +149,7 @@ async function runDriver(
           continue;
         }
         if (!driver) {
+          if (!options.dryRun) continue;
           options.logger.info("would upload", { channel: job.channel, destination: config.name, file: file.name, bytes: file.bytes });
           record.uploaded++;
           record.uploadedBytes += file.bytes;

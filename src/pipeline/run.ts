@@ -279,7 +279,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         publishedAt,
         ...(journal ? { journal: (e: ChannelEntry) => journal.record(e) } : {}),
       });
-      entries.push(withLastUploads(entry, previousEntries.get(run.channel.name)));
+      entries.push(withLastUploads(entry, previousEntries.get(run.channel.name), run.channel.destinations));
       if (run.failed) logger.error("channel failed", { channel: run.channel.name, error: run.failed.message });
       else if (entry.published !== true) logger.warn("channel not published", { channel: run.channel.name, reason: entry.published });
     }
