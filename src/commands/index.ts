@@ -2,6 +2,7 @@ import type { CommandModule } from "yargs";
 import { demoCommand } from "./demo.js";
 import { explainCommand } from "./explain.js";
 import { previewCommand } from "./preview.js";
+import { pushCommand } from "./push.js";
 import { fetchCommand } from "./fetch.js";
 import { generateCommand } from "./generate.js";
 import { merchantCommand } from "./merchant.js";
@@ -16,4 +17,4 @@ import { validateCommand } from "./validate.js";
  * included, whose main thread carried the sandbox's and the server's code all run.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [generateCommand, validateCommand, fetchCommand, sandboxCommand, demoCommand, serveCommand, explainCommand, previewCommand, merchantCommand];
+export const commands: CommandModule<any, any>[] = [generateCommand, validateCommand, fetchCommand, sandboxCommand, demoCommand, serveCommand, explainCommand, previewCommand, merchantCommand, pushCommand];

@@ -31,6 +31,7 @@ import { readJsonFile } from "./json-file.js";
 import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
 import type { LoadedChannel, LoadedConfig } from "./types.js";
 import { merchantChannel } from "../merchant/channel.js";
+import { type DestinationConfig, SECRET_FIELDS } from "../destinations/settings.js";
 
 /** What the run itself keeps in the output directory. */
 const RESERVED_OUTPUT_NAMES = new Set([MANIFEST_FILE, HISTORY_DIR, REPORTS_DIR, LOCK_FILE, IMAGES_DIR, SERVE_STATE_FILE, PREVIEW_DIR]);
@@ -80,7 +81,7 @@ async function parseFile<T>(
   env: Env,
   problems: Problems,
   /** Unset variables tolerated at these paths (validate --no-credentials). */
-  tolerate: readonly string[] = [],
+  tolerate: readonly (string | RegExp)[] = [],
 ): Promise<{ raw: Record<string, unknown>; data?: T }> {
   let json: unknown;
   try {
@@ -91,7 +92,7 @@ async function parseFile<T>(
   }
   const substituted = substituteEnv(json, env);
   const raw = isPlainObject(substituted.value) ? substituted.value : {};
-  const envProblems = substituted.problems.filter((p) => !tolerate.includes(p.path));
+  const envProblems = substituted.problems.filter((p) => !tolerate.some((t) => (typeof t === "string" ? t === p.path : t.test(p.path))));
   for (const p of envProblems) problems.add(file, p.path, p.message);
   const parsed = schema.safeParse(substituted.value);
   if (!parsed.success) {
@@ -136,8 +137,9 @@ const CHANNEL_SERVE_SECRETS = ["access.user", "access.password", "access.token"]
 /** Unset, the run goes on and the read-back says it could not start (a Problem, never a refused config). */
 const CHANNEL_MERCHANT_SECRETS = ["merchant.credentials"];
 const MAIN_SERVE_SECRETS = ["serve.status.user", "serve.status.password"];
+const DESTINATION_SECRET_PATH = new RegExp(`^destinations\\[\\d+\\]\\.(${SECRET_FIELDS.join("|")})$`);
 
-async function loadChannel(file: string, env: Env, problems: Problems, tolerate: readonly string[]): Promise<LoadedChannel | undefined> {
+async function loadChannel(file: string, env: Env, problems: Problems, tolerate: readonly (string | RegExp)[], destinations: DestinationConfig[]): Promise<LoadedChannel | undefined> {
   const { raw, data } = await parseFile(file, ChannelFile, env, problems, [...tolerate, ...CHANNEL_MERCHANT_SECRETS]);
   checkLocales(file, raw, problems);
   if (!data) return undefined;
@@ -182,6 +184,7 @@ async function loadChannel(file: string, env: Env, problems: Problems, tolerate:
     feed: data.feed ?? {},
     mapping: mapping.data,
     ...(data.merchant ? { merchant: merchantChannel(file, data.name, data.merchant, mapping.data) } : {}),
+    destinations: data.destinations ?? destinations,
   };
 }
 
@@ -199,20 +202,23 @@ function refused(file: string, problems: Problems): PharmafeedError {
  */
 export async function loadConfig(
   configFile: string,
-  options: { env?: Env; only?: readonly string[]; checkCredentials?: boolean; serve?: boolean } = {},
+  /** push: the destinations' secrets are required, the catalogue's are not (with checkCredentials false). */
+  options: { env?: Env; only?: readonly string[]; checkCredentials?: boolean; serve?: boolean; push?: boolean } = {},
 ): Promise<LoadedConfig> {
   const env = options.env ?? process.env;
   const file = resolve(configFile);
   const base = dirname(file);
   const problems = new Problems();
-  const credentialPaths = options.checkCredentials === false ? ["source.baseUrl", "source.keyId", "source.keySecret", "source.contact"] : [];
+  // Destination secrets (destinations[i].password ...) are needed by generate and push only.
+  const destinationSecrets = options.checkCredentials === false && options.push !== true ? [DESTINATION_SECRET_PATH] : [];
+  const credentialPaths = [...(options.checkCredentials === false ? ["source.baseUrl", "source.keyId", "source.keySecret", "source.contact"] : []), ...destinationSecrets];
   const serveSecrets = options.serve === true ? [] : MAIN_SERVE_SECRETS;
   const main = await parseFile(file, MainConfig, env, problems, [...credentialPaths, ...serveSecrets]);
   // A broken main file still has its channel files and filter checked, so one run shows every problem.
   const rawChannels = Array.isArray(main.raw["channels"]) ? main.raw["channels"].filter((c): c is string => typeof c === "string") : [];
   const rawSource = isPlainObject(main.raw["source"]) ? main.raw["source"] : {};
   const channelFiles = (main.data?.channels ?? rawChannels).map((c) => resolve(base, c));
-  const channels = (await Promise.all(channelFiles.map((f) => loadChannel(f, env, problems, options.serve === true ? [] : CHANNEL_SERVE_SECRETS)))).filter((c): c is LoadedChannel => c !== undefined);
+  const channels = (await Promise.all(channelFiles.map((f) => loadChannel(f, env, problems, [...(options.serve === true ? [] : CHANNEL_SERVE_SECRETS), ...destinationSecrets], main.data?.destinations ?? [])))).filter((c): c is LoadedChannel => c !== undefined);
 
   // Every name a channel writes (the feed, its .gz twin) must be its own and not one of the run's.
   const seen = new Map<string, string>();

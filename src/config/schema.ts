@@ -10,6 +10,7 @@ import { milliseconds } from "./duration.js";
 import { PRESET_NAMES } from "../presets/index.js";
 import { NotifySettings } from "../notify/settings.js";
 import { MerchantSettings } from "../merchant/settings.js";
+import { Destinations } from "../destinations/settings.js";
 
 export const SourceConfig = z
   .object({
@@ -118,6 +119,8 @@ export const MainConfig = z
       .prefault({}),
     /** Alerts (webhooks, e-mail) on a failed run, a tripped gate, a refused offers file, stale feeds. */
     notify: NotifySettings.optional(),
+    /** Where every channel's published files are pushed, unless its own file lists its own (docs/destinations.md). */
+    destinations: Destinations.optional(),
   })
   .strict();
 export type MainConfig = z.infer<typeof MainConfig>;
@@ -169,8 +172,10 @@ export const ChannelFile = ChannelMapping.extend({
     .optional(),
   /** Google channels: the Merchant Center account (read-back of statuses, intraday push); docs/google-merchant.md. */
   merchant: MerchantSettings.optional(),
+  /** Where this channel's published files are pushed; replaces the main file's list ([]: none). */
+  destinations: Destinations.optional(),
 }).strict();
 export type ChannelFile = z.infer<typeof ChannelFile>;
 
 /** Keys of a channel file that are not mapping settings. */
-export const CHANNEL_ONLY_KEYS = ["name", "preset", "template", "file", "gzip", "gate", "access", "feed", "merchant"] as const;
+export const CHANNEL_ONLY_KEYS = ["name", "preset", "template", "file", "gzip", "gate", "access", "feed", "merchant", "destinations"] as const;

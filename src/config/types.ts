@@ -5,6 +5,7 @@ import type { LoadedLayout, OutputFormat } from "../writers/layout.js";
 import type { GateSettings } from "../publish/gate.js";
 import type { AccessConfig, MainConfig } from "./schema.js";
 import type { MerchantChannel } from "../merchant/settings.js";
+import type { DestinationConfig } from "../destinations/settings.js";
 
 /** The offers file of a run and the thresholds under which it is refused (see pipeline/offers-file.ts). */
 export interface OffersConfig {
@@ -30,6 +31,8 @@ export interface LoadedChannel {
   mapping: ChannelMapping;
   /** Google channels with a Merchant Center account (src/merchant/). */
   merchant?: MerchantChannel;
+  /** Where its published files are pushed (its own list, else the main file's). */
+  destinations: DestinationConfig[];
 }
 
 export interface LoadedConfig {

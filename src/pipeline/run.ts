@@ -10,7 +10,8 @@
  *                          (a channel with images.process: its rows wait for
  *                           the run's image pipeline, see images/pipeline.ts)
  *   then per channel: footer ─> sample parse ─> gate ─> rename into place
- *   then manifest.json (+ history) ─> image cache index + pruning ─> unlock
+ *   then manifest.json (+ history) ─> destinations (S3, SFTP, FTP: destinations/), manifest.json again
+ *   ─> image cache index + pruning ─> unlock
  *
  * Nothing is held per product: memory stays flat whatever the catalogue size.
  * A source failure aborts every channel (the live files stay); a channel failure
@@ -56,6 +57,7 @@ import { RowsRecorder } from "../rowcache/record.js";
 import { planReuse, reuseRows } from "../rowcache/reuse.js";
 import { StateProblems } from "../store/state-problems.js";
 import { merchantAfterRun } from "../merchant/run-hook.js";
+import { pushPublished, withLastUploads } from "../destinations/after-publish.js";
 
 export interface GenerateOptions {
   config: LoadedConfig;
@@ -300,7 +302,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         retire: retire.has(run.channel.name),
         ...(journal ? { journal: (e: ChannelEntry) => journal.record(e) } : {}),
       });
-      entries.push(entry);
+      entries.push(withLastUploads(entry, previousEntries.get(run.channel.name), run.channel.destinations));
       if (run.failed) logger.error("channel failed", { channel: run.channel.name, error: run.failed.message });
       else if (entry.published !== true) logger.warn("channel not published", { channel: run.channel.name, reason: entry.published });
     }
@@ -321,7 +323,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     problems.push(...held.problems);
     problems.push(...(await merchantAfterRun({ config, outputDir, logger, dryRun: options.dryRun ?? false, entries, sourceUsed: source.report.used, now: started, ...(options.signal ? { signal: options.signal } : {}) })));
     const unpublished = unpublishedOf(entries);
-    const manifest: Manifest = {
+    let manifest: Manifest = {
       version: 1,
       startedAt: started.toISOString(),
       endedAt: new Date().toISOString(),
@@ -346,6 +348,8 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       await clearFailureRecord(outputDir);
       crashPoint("manifest");
       await journal?.remove();
+      // After the local publish, which never waits on a remote server; the manifest is rewritten with what went out.
+      manifest = await pushPublished({ config, outputDir, manifest, ran: entries, logger });
     }
     await explain?.commit(outputDir, manifest.startedAt, entries);
     await rows?.commit({ outputDir, runs, entries, context, generation, startedAt: manifest.startedAt });

@@ -4,6 +4,7 @@ import type { LogFields } from "../log.js";
 import type { Manifest } from "../publish/manifest.js";
 import { unpublishedOf } from "../publish/run-state.js";
 import { describeSync } from "../snapshot/describe.js";
+import { destinationLines } from "../destinations/record.js";
 
 export function topReasons(excluded: Record<string, number>, count = 3): string {
   const total = Object.values(excluded).reduce((a, b) => a + b, 0);
@@ -46,6 +47,7 @@ export function formatSummary(manifest: Manifest): string {
       (seconds > 0 ? ` (${Math.round(s.received / seconds).toLocaleString("en")} products/s)` : ""),
   );
   if (manifest.sync) lines.push(`catalogue: ${describeSync(manifest.sync)}`);
+  lines.push(...destinationLines(manifest.channels));
   lines.push(runLine(manifest));
   return lines.join("\n");
 }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { temporaryPath } from "./atomic-output.js";
 import { ensureRealDir, refuseLink, writeTemporary } from "./safe-path.js";
+import { DestinationRecord } from "../destinations/record.js";
 
 export const MANIFEST_FILE = "manifest.json";
 export const HISTORY_DIR = "history";
@@ -50,6 +51,8 @@ export const ChannelEntry = z.object({
   live: LiveFile.nullable(),
   /** Column formats: columns blank in every row of this run (a template naming an optional field no product has). */
   emptyColumns: z.array(z.string()).optional(),
+  /** The last push of the live file to each destination (src/destinations/record.ts). */
+  destinations: z.array(DestinationRecord).optional(),
 });
 export type ChannelEntry = z.infer<typeof ChannelEntry>;
 

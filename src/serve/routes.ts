@@ -25,6 +25,7 @@ import { sendFile, type SendOptions } from "./send.js";
 import { SharedFile } from "./shared-file.js";
 import { statusPage, statusReport, statusScript, type StatusContext } from "./status/handler.js";
 import { acceptsGzip } from "./validators.js";
+import { destinationsView } from "../destinations/record.js";
 
 export interface RouteContext extends StatusContext {
   logger: Logger;
@@ -119,6 +120,8 @@ async function health(ctx: RouteContext): Promise<{ state: RunState; body: Recor
         // What else the run could not do: a served feed the config no longer names, kept state, ...
         ...(state.problems.length > 0 ? { problems: state.problems } : {}),
         ...(state.error ? { error: state.error } : {}),
+        // Where the feeds were pushed (S3, SFTP, FTP) and how the last push went.
+        ...(manifest.channels.some((c) => c.destinations) ? { destinations: destinationsView(manifest.channels) } : {}),
         summary: state.summary,
         // For a monitor: manifest.json is lost and the feeds come from the last run's copy.
         ...(from !== undefined && from !== MANIFEST_FILE ? { manifestFrom: from } : {}),

@@ -4,6 +4,7 @@
  * warnings, fallbacks; "not published" and why in words when its file did not go online), the
  * reports, the last fetch per marketplace and the items of the last runs.
  */
+import { destinationsHtml } from "../../destinations/status-html.js";
 import { formatBytes } from "../../format.js";
 import type { ChannelEntry } from "../../publish/manifest.js";
 import { warningsReportName } from "../../publish/exclusion-report.js";
@@ -99,6 +100,7 @@ export function card(input: StatusInput, channel: StatusChannel, entry: ChannelE
     runFigures +
     `<dt>${e(w.reports)}</dt><dd>${reports}</dd>` +
     `<dt>${e(w.fetchedBy)}</dt><dd>${fetches(input, channel.name, lang)}</dd>` +
+    destinationsHtml(entry.destinations) +
     `</dl>${itemsChart(points, `${channel.name}: ${w.items}`, { ...r.chart, items: w.items })}</section>`
   );
 }

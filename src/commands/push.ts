@@ -1,0 +1,40 @@
+/**
+ * `pharmafeed push`: uploads the last published files of each channel to its
+ * destinations again, after an outage (what the destinations hold already is
+ * skipped, unless --force). --dry-run says what would go. Holds the run lock,
+ * rewrites manifest.json with the records; exits 8 (RUN_DEGRADED) when a
+ * destination failed, and alerts as a run would.
+ */
+import type { Argv, CommandModule } from "yargs";
+import { loadConfig } from "../config/load.js";
+import { createLogger, type LogFormat } from "../log.js";
+
+export interface PushArgs {
+  config: string;
+  channel?: string[];
+  output?: string;
+  "dry-run": boolean;
+  force: boolean;
+  "log-format": LogFormat;
+}
+
+export const pushCommand: CommandModule<object, PushArgs> = {
+  command: "push",
+  describe: "Upload the last published feeds to their destinations (S3, SFTP, FTP) again",
+  builder: (yargs) =>
+    yargs
+      .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
+      .option("channel", { type: "string", array: true, describe: "only these channels (repeatable)" })
+      .option("output", { type: "string", describe: "output directory (default: from the config)" })
+      .option("dry-run", { type: "boolean", default: false, describe: "say what would be uploaded, connect to nothing" })
+      .option("force", { type: "boolean", default: false, describe: "upload even files the destination holds already (same digest)" })
+      .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" }) as unknown as Argv<PushArgs>,
+  handler: async (args) => {
+    const logger = createLogger({ format: args["log-format"] });
+    const config = await loadConfig(args.config, { only: args.channel ?? [], checkCredentials: false, push: true });
+    const { runPush } = await import("../destinations/push-command.js");
+    const outcome = await runPush({ config, outputDir: args.output ?? config.outputDir, dryRun: args["dry-run"], force: args.force, logger });
+    process.stdout.write(outcome.text);
+    if (outcome.error) throw outcome.error;
+  },
+};

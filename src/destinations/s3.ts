@@ -1,0 +1,95 @@
+/**
+ * S3-compatible object storage (AWS S3, Google Cloud Storage's XML API with HMAC
+ * keys, Cloudflare R2, MinIO). An object is written whole: a PUT, or above
+ * partSizeMb a multipart upload that becomes visible only when completed
+ * (@aws-sdk/lib-storage), so no temporary name is needed. Then HEAD: its length
+ * and ETag (the MD5 of a single PUT, the MD5 of the parts' MD5s for a multipart
+ * one) must match the local file.
+ */
+import { createReadStream } from "node:fs";
+import { HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import { classifyNetwork, expectedEtag } from "./_common.js";
+import type { S3Destination } from "./settings.js";
+import { DestinationFailure, type Driver, type Stored, type UploadItem } from "./types.js";
+
+export const kind = "s3";
+
+function keyPrefix(prefix: string): string {
+  const trimmed = prefix.replace(/^\/+/, "");
+  return trimmed === "" || trimmed.endsWith("/") ? trimmed : `${trimmed}/`;
+}
+
+/** The SDK's error names for refused credentials (AWS, GCS and MinIO say these). */
+const AUTH_NAMES = new Set(["InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "Forbidden", "InvalidToken", "ExpiredToken", "AuthorizationHeaderMalformed"]);
+
+function failure(error: unknown, target: string): DestinationFailure {
+  if (error instanceof DestinationFailure) return error;
+  const e = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  const status = e.$metadata?.httpStatusCode;
+  const words = `${e.name ?? "Error"}${status ? ` (HTTP ${status})` : ""}: ${e.message ?? String(error)}`;
+  if (AUTH_NAMES.has(e.name ?? "") || status === 403 || status === 401) return new DestinationFailure("auth", `${target}: credentials refused: ${words}`, { cause: error });
+  if (e.name === "TimeoutError" || e.name === "RequestTimeout") return new DestinationFailure("timeout", `${target}: timed out: ${words}`, { cause: error });
+  return new DestinationFailure(classifyNetwork(error) ?? "refused", `${target}: ${words}`, { cause: error });
+}
+
+export function createS3(options: S3Destination): Driver {
+  const prefix = keyPrefix(options.prefix);
+  const target = `s3://${options.bucket}/${prefix}${options.endpoint ? ` at ${new URL(options.endpoint).host}` : ""}`;
+  // Since v3.729 the SDK adds checksums by default; a streamed body is then sent aws-chunked, which some
+  // S3-compatible servers store framing and all (s3rver: 8,832 bytes stored for 8,788). AWS itself handles it.
+  const checksums = (options.checksums ?? (options.endpoint ? "when-required" : "when-supported")) === "when-required" ? "WHEN_REQUIRED" : "WHEN_SUPPORTED";
+  const client = new S3Client({
+    region: options.region,
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    forcePathStyle: options.forcePathStyle,
+    credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey, ...(options.sessionToken ? { sessionToken: options.sessionToken } : {}) },
+    requestChecksumCalculation: checksums,
+    responseChecksumValidation: checksums,
+    // Retries are ours (push.ts), with the failure recorded; the SDK's would hide them.
+    maxAttempts: 1,
+    // A silent server fails the attempt (the SDK would only warn about it).
+    requestHandler: { connectionTimeout: options.timeoutMs, requestTimeout: options.timeoutMs, throwOnRequestTimeout: true },
+  });
+  const partSize = options.partSizeMb * 2 ** 20;
+
+  async function put(item: UploadItem): Promise<Stored> {
+    const Key = `${prefix}${item.name}`;
+    const upload = new Upload({
+      client,
+      queueSize: 2,
+      partSize,
+      leavePartsOnError: false,
+      params: {
+        Bucket: options.bucket,
+        Key,
+        Body: createReadStream(item.local),
+        ContentType: item.contentType,
+        ...(item.contentEncoding ? { ContentEncoding: item.contentEncoding } : {}),
+        ...(options.cacheControl ? { CacheControl: options.cacheControl } : {}),
+      },
+    });
+    try {
+      await upload.done();
+      const head = await client.send(new HeadObjectCommand({ Bucket: options.bucket, Key }));
+      const bytes = head.ContentLength ?? -1;
+      if (bytes !== item.bytes) throw new DestinationFailure("verify", `${target}${item.name}: stored ${bytes} bytes, the local file has ${item.bytes}`);
+      const etag = (head.ETag ?? "").replace(/"/g, "");
+      // An ETag that is not an MD5 (SSE-KMS on AWS) says nothing about the content: the size is all we can check.
+      if (!/^[0-9a-f]{32}(-\d+)?$/.test(etag) || head.ServerSideEncryption === "aws:kms") return { bytes };
+      const expected = await expectedEtag(item.local, item.bytes, partSize);
+      if (etag === expected.etag || etag === expected.md5) return { bytes, hash: "md5" };
+      // A multipart object's ETag is not always S3's MD5 of MD5s (GCS, R2 differ): only a single PUT's MD5 is certain.
+      if (item.bytes > partSize && !/-\d+$/.test(etag)) return { bytes };
+      throw new DestinationFailure("verify", `${target}${item.name}: stored ETag ${etag}, the local file's is ${expected.etag}`);
+    } catch (error) {
+      throw failure(error, target);
+    }
+  }
+
+  return {
+    target,
+    put,
+    close: async () => client.destroy(),
+  };
+}

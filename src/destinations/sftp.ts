@@ -1,0 +1,127 @@
+/**
+ * SFTP (ssh2-sftp-client): Google Merchant Center's partnerupload.google.com:19321,
+ * Microsoft Advertising, any OpenSSH server. The file goes to a hidden temporary
+ * name beside the target, then into place with the POSIX rename extension (atomic
+ * replace, OpenSSH's posix-rename@openssh.com); on a server without it, the old
+ * target is removed and the plain SFTP rename follows at once (the narrowest window
+ * the protocol allows). The size the server reports is then checked.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import SftpClient from "ssh2-sftp-client";
+import { classifyNetwork, remotePath } from "./_common.js";
+import type { SftpDestination } from "./settings.js";
+import { DestinationFailure, type Driver, type Stored, temporaryName, type UploadItem } from "./types.js";
+
+export const kind = "sftp";
+
+function fingerprint(key: Buffer): string {
+  return `SHA256:${createHash("sha256").update(key).digest("base64").replace(/=+$/, "")}`;
+}
+
+function failure(error: unknown, target: string): DestinationFailure {
+  if (error instanceof DestinationFailure) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/authentication methods failed|permission denied \(publickey/i.test(message)) {
+    return new DestinationFailure("auth", `${target}: login refused: ${message}`, { cause: error });
+  }
+  if (/host key/i.test(message)) return new DestinationFailure("auth", `${target}: ${message}`, { cause: error });
+  return new DestinationFailure(classifyNetwork(error) ?? "refused", `${target}: ${message}`, { cause: error });
+}
+
+export function createSftp(options: SftpDestination): Driver {
+  const target = `sftp://${options.user}@${options.host}:${options.port}/${options.dir === "." ? "" : options.dir.replace(/^\//, "")}`;
+  let client: SftpClient | undefined;
+
+  async function connected(): Promise<SftpClient> {
+    if (client) return client;
+    const fresh = new SftpClient("pharmafeed");
+    await fresh.connect({
+      host: options.host,
+      port: options.port,
+      username: options.user,
+      ...(options.password !== undefined ? { password: options.password } : {}),
+      ...(options.privateKey !== undefined ? { privateKey: options.privateKey } : {}),
+      ...(options.passphrase !== undefined ? { passphrase: options.passphrase } : {}),
+      ...(options.hostKey ? { hostVerifier: (key: Buffer) => fingerprint(key) === options.hostKey!.replace(/=$/, "") } : {}),
+      readyTimeout: options.timeoutMs,
+      // A server that stops answering mid-upload is found by the watchdog below; keepalives catch a dead peer.
+      keepaliveInterval: Math.max(1000, Math.floor(options.timeoutMs / 3)),
+      keepaliveCountMax: 3,
+      retries: 0,
+    });
+    client = fresh;
+    return fresh;
+  }
+
+  /** Drops the connection (a failed attempt starts afresh). */
+  async function drop(): Promise<void> {
+    const old = client;
+    client = undefined;
+    await old?.end().catch(() => {});
+  }
+
+  /**
+   * Runs `work`, failing it when nothing moved for timeoutMs: ssh2 has no timeout of its own once
+   * connected, and a request the server never answers stays pending even after the connection ends.
+   */
+  async function watched<T>(work: (touch: () => void) => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    let expire: (error: DestinationFailure) => void = () => {};
+    const expired = new Promise<never>((_, reject) => (expire = reject));
+    const touch = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => expire(new DestinationFailure("timeout", `${target}: no progress for ${options.timeoutMs} ms`)), options.timeoutMs);
+    };
+    touch();
+    const running = work(touch);
+    running.catch(() => {});
+    try {
+      return await Promise.race([running, expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function replace(sftp: SftpClient, from: string, to: string): Promise<void> {
+    try {
+      await sftp.posixRename(from, to);
+    } catch (error) {
+      if (!/does not support/i.test(error instanceof Error ? error.message : String(error))) throw error;
+      if (await sftp.exists(to)) await sftp.delete(to);
+      await sftp.rename(from, to);
+    }
+  }
+
+  async function put(item: UploadItem): Promise<Stored> {
+    const final = remotePath(options.dir, item.name);
+    const temporary = options.atomic ? remotePath(options.dir, temporaryName(item.name)) : final;
+    try {
+      return await watched(async (touch) => {
+        const sftp = await connected();
+        touch();
+        const body = createReadStream(item.local);
+        body.on("data", touch);
+        try {
+          await sftp.put(body, temporary);
+          touch();
+          // Checked before the rename: a write the server refused must never take the target's place.
+          const sent = (await sftp.stat(temporary)).size;
+          if (sent !== item.bytes) throw new DestinationFailure("verify", `${target}${item.name}: the server holds ${sent} of ${item.bytes} bytes after the upload`);
+          if (temporary !== final) await replace(sftp, temporary, final);
+        } catch (error) {
+          if (temporary !== final && client) await sftp.delete(temporary, true).catch(() => {});
+          throw error;
+        }
+        const stat = await sftp.stat(final);
+        if (stat.size !== item.bytes) throw new DestinationFailure("verify", `${target}${item.name}: stored ${stat.size} bytes, the local file has ${item.bytes}`);
+        return { bytes: stat.size };
+      });
+    } catch (error) {
+      await drop();
+      throw failure(error, target);
+    }
+  }
+
+  return { target, put, close: drop };
+}

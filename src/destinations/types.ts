@@ -1,0 +1,58 @@
+/**
+ * What every destination kind implements (one file each: s3.ts, sftp.ts,
+ * ftp.ts), unstorage-style: a factory from its settings to a Driver. The
+ * conformance suite (test/destinations/conformance.test.ts) runs every kind
+ * against a real local server.
+ */
+
+/** One file to push. */
+export interface UploadItem {
+  /** Absolute path of the published local file. */
+  local: string;
+  /** Its name at the destination (inside the prefix or directory). */
+  name: string;
+  bytes: number;
+  sha256: string;
+  contentType: string;
+  /** "gzip" for a feed's .gz twin: served as the feed's bytes, compressed. */
+  contentEncoding?: "gzip";
+}
+
+/** What the destination holds after a put, as read back from it. */
+export interface Stored {
+  bytes: number;
+  /** How the content was checked beyond its size, when the protocol allows: "md5" (S3 ETag). */
+  hash?: string;
+}
+
+export interface Driver {
+  /** Where files go, without credentials: "s3://bucket/prefix/", "sftp://user@host:port/dir". */
+  readonly target: string;
+  /**
+   * Puts the whole file under its name: either the previous complete file or
+   * the new one is there at any moment, never a partial one. Resolves once the
+   * stored size (and hash where the protocol gives one) matches; throws otherwise.
+   */
+  put(item: UploadItem): Promise<Stored>;
+  /** Closes connections; never throws. */
+  close(): Promise<void>;
+}
+
+/** A failed attempt, with a stable code for the manifest and alerts. */
+export type FailureCode = "auth" | "timeout" | "network" | "refused" | "verify" | "local";
+
+export class DestinationFailure extends Error {
+  override readonly name = "DestinationFailure";
+  constructor(
+    readonly code: FailureCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** The temporary name an upload is written under, beside its target (hidden, recognisable, unique per run). */
+export function temporaryName(name: string): string {
+  return `.${name}.upload-${process.pid}-${Date.now().toString(36)}`;
+}
