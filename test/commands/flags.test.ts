@@ -36,7 +36,7 @@ const BAD: [string[], RegExp][] = [
 
 describe("flag values", () => {
   it.each(BAD)("%j: one line, exit 2, no stack", async (args, message) => {
-    const result = await runCli(args, { timeoutMs: 20_000 });
+    const result = await runCli(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);

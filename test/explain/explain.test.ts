@@ -38,7 +38,7 @@ beforeAll(async () => {
   const run = await runCli(["generate", "--config", config.configFile, "--workers", "0"], { env: sandboxEnv(sandbox) });
   if (run.code !== 0) throw new Error(`generate failed (${run.code}): ${run.stderr}`);
   manifest = await readManifestJson(config.outputDir);
-}, 120_000);
+});
 
 afterAll(async () => {
   killAll();
@@ -85,7 +85,7 @@ describe("the explain index", () => {
       a.close();
       b.close();
     }
-  }, 120_000);
+  });
 });
 
 describe("pharmafeed explain", () => {
