@@ -170,6 +170,16 @@ describe("pharmafeed explain", () => {
     }
   });
 
+  it("refuses a query longer than 200 characters, as the status page's search (exit 2, before any lookup)", async () => {
+    const words = Array.from({ length: 5_000 }, (_, i) => `word${i}`).join(" ");
+    const result = await runCli(["explain", "--config", config.configFile, words], { env: sandboxEnv(sandbox) });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`the query is ${words.length} characters long; explain takes at most 200`);
+    expect(result.stdout).toBe("");
+    const longest = await runCli(["explain", "--config", config.configFile, "--json", "x".repeat(200)], { env: sandboxEnv(sandbox) });
+    expect(longest.code, longest.stderr).toBe(0);
+  });
+
   it("answers 'not in the catalogue' (exit 0) for codes of 8, 12, 13 and 14 digits absent from every feed", async () => {
     const known = new Set(all.flatMap((p) => [p["ean"], p["eanGtin8"], p["eanGtin12"], p["eanGtin13"], p["eanGtin14"], p["gtin"], p["cip13"], p["acl13"]].flat().filter((c) => c != null).map((c) => String(c).replace(/^0+/, ""))));
     for (const query of ["00000000", "96385074", "036000291452", "4006381333931", "10012345678902"]) {
