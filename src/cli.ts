@@ -10,7 +10,30 @@ import { EXIT, exitCodeFor, PharmafeedError } from "./errors.js";
 import { finalErrorFormat } from "./log.js";
 import { VERSION } from "./version.js";
 
+/** Flags that take several values, each given with its own flag (`--channel a --channel b`). */
+const REPEATABLE = new Set(["channel", "id"]);
+
+/**
+ * A flag given twice, as `--x`, `--no-x` or `--x=v`: refused (yargs would make a value flag an
+ * array, which crashed the command, and let a switch given twice pass unseen).
+ */
+function repeatedFlag(argv: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const token of argv) {
+    if (token === "--") break;
+    if (!token.startsWith("--") || token.length < 3) continue;
+    const written = token.slice(2).split("=")[0]!;
+    const name = written.replace(/^no-/, "");
+    if (REPEATABLE.has(name)) continue;
+    if (seen.has(name)) return written;
+    seen.add(name);
+  }
+  return undefined;
+}
+
 export async function main(argv: string[]): Promise<number> {
+  const repeated = repeatedFlag(argv);
+  if (repeated !== undefined) return report(new PharmafeedError("USAGE", `--${repeated}: the flag is given twice; give it once`));
   let cli = yargs(argv)
     .scriptName("pharmafeed")
     .version(VERSION)

@@ -7,6 +7,9 @@ import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { PharmafeedError } from "../errors.js";
 
+/** The longest query explain takes, as the status page's search (src/serve/status/handler.ts). */
+export const MAX_QUERY_CHARS = 200;
+
 export interface ExplainArgs {
   query: string[];
   config: string;
@@ -28,6 +31,12 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
       .option("json", { type: "boolean", default: false, describe: "print the answer as JSON" })
       .option("limit", { type: "number", default: 20, describe: "products shown for words" }) as unknown as Argv<ExplainArgs>,
   handler: async (args) => {
+    const query = args.query.join(" ");
+    // As the status page's search: a name is never longer, and a query of thousands of words
+    // took 26 s at 100k products (each word is a scan of the names).
+    if (query.length > MAX_QUERY_CHARS) {
+      throw new PharmafeedError("USAGE", `the query is ${query.length} characters long; explain takes at most ${MAX_QUERY_CHARS} (an id, a code or a few words of a name)`);
+    }
     const config = await loadConfig(args.config, { checkCredentials: false });
     if (args.channel !== undefined && !config.channelNames.includes(args.channel)) {
       throw new PharmafeedError("USAGE", `no channel named "${args.channel}"; known: ${config.channelNames.join(", ")}`);
@@ -46,7 +55,7 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
         index,
         outputDir,
         channels: config.channels,
-        query: args.query.join(" "),
+        query,
         ...(args.channel === undefined ? {} : { channel: args.channel }),
         limit: args.limit,
         sourceFilter: config.query.filter,

@@ -31,6 +31,24 @@ function describe(value: unknown): string {
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/**
+ * Paths whose values are credentials: a webhook URL (the URL is the credential), request
+ * headers (an Authorization), and keys named like a secret (keySecret, password, token, a
+ * private key or passphrase, a secretAccessKey). An error there says what was wrong, never the value.
+ */
+export function isSecretPath(path: readonly PropertyKey[]): boolean {
+  const keys = path.filter((key): key is string => typeof key === "string");
+  if (keys.includes("headers")) return true;
+  if (keys.at(-1) === "url" && keys.includes("webhooks")) return true;
+  return keys.some((key) => /secret|password|passphrase|token|private/i.test(key));
+}
+
+function describeSecret(value: unknown): string {
+  if (value === undefined) return "nothing";
+  const size = typeof value === "string" ? `${value.length} characters` : `a ${typeof value}`;
+  return `a value of ${size} (not shown: it is a secret)`;
+}
+
 export function formatIssue(issue: Issue, input: unknown): string {
   const path = jsonPath(issue.path);
   if (issue.code === "unrecognized_keys") {
@@ -38,7 +56,8 @@ export function formatIssue(issue: Issue, input: unknown): string {
   }
   // zod's own wording already says what was expected; we add what was found.
   const message = issue.message.replace(/^Invalid input: /, "");
-  return `${path}: ${message}, got ${describe(valueAt(input, issue.path))}`;
+  const value = valueAt(input, issue.path);
+  return `${path}: ${message}, got ${isSecretPath(issue.path) ? describeSecret(value) : describe(value)}`;
 }
 
 export function formatIssues(file: string, issues: readonly Issue[], input: unknown): string {

@@ -17,6 +17,7 @@
  * per line (NDJSON, streamed: recognised when the first line is an object).
  */
 import { parse as parseCsv, type CsvError, type Options as CsvOptions } from "csv-parse/sync";
+import { DECIMAL_COMMA_HINT, decimalCommas, SCIENTIFIC, scientificHint } from "./offers-hints.js";
 import { addOfferRow, emptyOffersIndex, isOfferField, type OfferError, type OffersIndex } from "./offers.js";
 
 export interface ParsedOffers {
@@ -140,7 +141,8 @@ class CsvRows {
   private row(record: string[], line: number): void {
     const columns = this.columns!;
     if (record.length > columns.length) {
-      return this.out.rowErrors([{ line, reason: "OFFER_PARSE", detail: `${record.length} fields, the header has ${columns.length}` }]);
+      const detail = this.delimiter === "," && decimalCommas(record) >= record.length - columns.length ? DECIMAL_COMMA_HINT : `${record.length} fields, the header has ${columns.length}`;
+      return this.out.rowErrors([{ line, reason: "OFFER_PARSE", detail }]);
     }
     if (record.length === 1 && columns.length > 1) {
       const other = DELIMITERS.find((d) => d !== this.delimiter && record[0]!.includes(d));
@@ -153,6 +155,8 @@ class CsvRows {
       const name = columns[i];
       if (name !== undefined && isOfferField(name)) row[name] = value;
     });
+    const scientific = (["gtin", "cip13"] as const).find((key) => SCIENTIFIC.test(String(row[key] ?? "").trim()));
+    if (scientific !== undefined) return this.out.rowErrors([{ line, reason: "OFFER_BAD_KEY", detail: scientificHint(scientific) }]);
     this.out.rowErrors(addOfferRow(this.out.offers, row, line));
   }
 }
@@ -313,6 +317,6 @@ export class OffersReader {
 
 export function parseOffers(text: string, format: "csv" | "json"): ParsedOffers {
   const reader = new OffersReader(format);
-  if (text !== "") for (const line of text.split("\n")) reader.push(line);
+  if (text !== "") for (const line of text.replace(/\r$/, "").split(/\r\n|\n|\r/)) reader.push(line);
   return reader.finish();
 }

@@ -8,6 +8,7 @@
  * The URL is a secret (it is the credential): logs name its host only.
  */
 import { request } from "undici";
+import { dropControlChars } from "../mapping/controls.js";
 import { alertText, type Alert } from "./alert.js";
 import { ALERT_WORDS } from "./alert-words.js";
 import type { Notifier } from "./notifier.js";
@@ -46,6 +47,37 @@ export function webhookPayload(alert: Alert, format: WebhookSettings["format"]):
   }
 }
 
+/** The parts of a webhook's settings that are the credential: the URL's path, query and user, the headers' values. */
+function secretPieces(settings: WebhookSettings): string[] {
+  const url = new URL(settings.url);
+  const pieces = [url.pathname, url.search, url.username, url.password, ...Object.values(settings.headers ?? {})];
+  const decoded = pieces.map((piece) => {
+    try {
+      return decodeURIComponent(piece);
+    } catch {
+      return piece;
+    }
+  });
+  return [...new Set([...pieces, ...decoded])].filter((piece) => piece.length >= 4 && piece !== "/");
+}
+
+/**
+ * The receiver's answer as the log may show it: its first 200 characters, without control
+ * characters, or nothing when it repeats 8 characters in a row of the URL's path, query or a
+ * header (a receiver may echo the path it was called on, and the path is the credential).
+ */
+export function answerForLog(answer: string, settings: WebhookSettings): string {
+  const text = dropControlChars(answer).slice(0, 200).trim();
+  const lower = text.toLowerCase();
+  for (const piece of secretPieces(settings)) {
+    const width = Math.min(8, piece.length);
+    for (let at = 0; at + width <= piece.length; at++) {
+      if (lower.includes(piece.slice(at, at + width).toLowerCase())) return "(the answer is not shown: it repeats part of the webhook's URL or headers)";
+    }
+  }
+  return text;
+}
+
 export function webhookNotifier(settings: WebhookSettings): Notifier {
   const host = new URL(settings.url).host;
   return {
@@ -58,7 +90,7 @@ export function webhookNotifier(settings: WebhookSettings): Notifier {
         signal,
       });
       // Always consume the body, or the connection is held.
-      const answer = (await body.text()).slice(0, 200);
+      const answer = answerForLog(await body.text(), settings);
       if (statusCode < 200 || statusCode >= 300) throw new Error(`HTTP ${statusCode}${answer ? `: ${answer}` : ""}`);
     },
   };

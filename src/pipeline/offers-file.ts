@@ -9,28 +9,33 @@
 import { createReadStream } from "node:fs";
 import type { OffersConfig } from "../config/types.js";
 import { PharmafeedError } from "../errors.js";
+import { LineDecoder } from "../mapping/offers-decode.js";
 import { OffersReader, type ParsedOffers } from "../mapping/offers-parse.js";
 import { OFFER_FIELDS, type OfferError } from "../mapping/offers.js";
 
 /** Reads the file in chunks, one physical line at a time into the reader: only the index grows. */
 export async function readOffersFile(file: string, format: "csv" | "json"): Promise<ParsedOffers> {
   const reader = new OffersReader(format);
-  let rest = "";
+  // UTF-8 or UTF-16, lines ended by LF, CR LF or CR: as spreadsheets save them (mapping/offers-decode.ts).
+  const lines = new LineDecoder();
   try {
-    for await (const chunk of createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 })) {
-      const lines = (rest + (chunk as string)).split("\n");
-      rest = lines.pop() ?? "";
-      for (const line of lines) reader.push(line);
-    }
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) for (const line of lines.push(chunk as Buffer)) reader.push(line);
   } catch (cause) {
     throw new PharmafeedError("CONFIG_INVALID", `offers file ${file}: ${(cause as Error).message}`, { cause, context: { file } });
   }
-  if (rest !== "") reader.push(rest);
+  for (const line of lines.end()) reader.push(line);
   return reader.finish();
 }
 
 /** Refused rows named in a refusal message; the report lists all of them. */
 const LINES_SHOWN = 10;
+
+/** "line 3", or "lines 2, 3, 4, 5, 6 and 7 more (reports/_offers.csv)" */
+function lineList(lines: number[]): string {
+  if (lines.length === 1) return `line ${lines[0]}`;
+  const first = lines.slice(0, 5).join(", ");
+  return lines.length > 5 ? `lines ${first} and ${lines.length - 5} more (reports/_offers.csv)` : `lines ${first}`;
+}
 
 function describe(e: OfferError): string {
   if (e.reason === "OFFER_UNKNOWN_FIELD") return `unknown column or key "${e.detail}" (known: ${OFFER_FIELDS.join(", ")})`;
@@ -56,8 +61,18 @@ export function offersProblems(parsed: ParsedOffers, settings: Pick<OffersConfig
     if (percent < settings.minAcceptedPercent) {
       const structural = new Set(parsed.structure);
       const bad = parsed.errors.filter((e) => e.line > 0 && !structural.has(e));
-      const shown = bad.slice(0, LINES_SHOWN).map((e) => `line ${e.line} ${e.reason} ${e.detail}`);
-      const hidden = parsed.errorCount - parsed.structure.length - Math.min(bad.length, LINES_SHOWN);
+      // The same problem on many rows (a spreadsheet's doing: decimal commas, codes in scientific
+      // notation) is said once, with its lines, not once a row.
+      const groups = new Map<string, number[]>();
+      for (const e of bad) {
+        const what = `${e.reason} ${e.detail}`;
+        const lines = groups.get(what);
+        if (lines) lines.push(e.line);
+        else if (groups.size < LINES_SHOWN) groups.set(what, [e.line]);
+      }
+      const shown = [...groups].map(([what, lines]) => `${lineList(lines)} ${what}`);
+      const named = [...groups.values()].reduce((n, lines) => n + lines.length, 0);
+      const hidden = parsed.errorCount - parsed.structure.length - named;
       const more = hidden > 0 ? `; ${hidden} more in reports/_offers.csv` : "";
       problems.push(
         `${accepted} of ${rows} rows accepted (${percent.toFixed(1)}%), fewer than offers.minAcceptedPercent ${settings.minAcceptedPercent}%` +

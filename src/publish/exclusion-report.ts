@@ -6,6 +6,7 @@
  * the run goes, through the same atomic output as the feeds.
  */
 import type { ChannelMapping } from "../mapping/settings.js";
+import { dropControlChars } from "../mapping/controls.js";
 import { fallbackDetail, reasonDetail } from "../mapping/reason-details.js";
 import type { Reason } from "../mapping/reasons.js";
 import { rowStringifier } from "../writers/csv.js";
@@ -33,10 +34,19 @@ export interface ReportProduct {
 
 const cells = (p: ReportProduct): string[] => [p.id, p.gtin ?? "", p.name ?? "", p.brand ?? ""];
 
+/**
+ * `line` with every cell rid of the characters no feed carries either (mapping/controls.ts): a
+ * catalogue's text can hold NUL and the like, and CSV readers (spreadsheets, csv-parse, Python's
+ * csv) refuse a file with a NUL. The feeds drop them the same way.
+ */
+function printable(line: (cells: string[]) => string): (cells: string[]) => string {
+  return (values) => line(values.map(dropControlChars));
+}
+
 /** A report's CSV line for one excluded product: the first reason is the one counted; the others are listed for the reader. */
 export function exclusionLine(line: (cells: string[]) => string, product: ReportProduct, reasons: readonly Reason<string>[], settings: ChannelMapping): string {
   const [first, ...others] = reasons;
-  return line([...cells(product), first?.code ?? "", first ? reasonDetail(first, settings) : "", others.map((r) => r.code).join("|")]);
+  return printable(line)([...cells(product), first?.code ?? "", first ? reasonDetail(first, settings) : "", others.map((r) => r.code).join("|")]);
 }
 
 /** The warnings report's lines for one published item ("" when it has none). */
@@ -48,6 +58,7 @@ export function warningLines(
   settings: ChannelMapping,
 ): string {
   let out = "";
+  line = printable(line);
   for (const w of warnings) out += line([...cells(product), "warning", w.code, reasonDetail(w, settings)]);
   for (const field in fallbacks) out += line([...cells(product), "fallback", field, fallbackDetail(field, fallbacks[field]!, settings)]);
   return out;

@@ -25,9 +25,9 @@ export const FaultOptions = z
     dropTimes: z.number().int().min(1).default(1),
     /** Delay before each stream line. */
     lineDelayMs: z.number().min(0).default(0),
-    /** The first stream response pauses `stallMs` after K lines (for body-timeout tests). */
+    /** The first stream response pauses `stallMs` after K lines, or until the client closes the connection (for body-timeout tests). */
     stallAfterLines: z.number().int().min(0).optional(),
-    stallMs: z.number().min(0).default(0),
+    stallMs: z.number().min(0).max(2 ** 31 - 1).default(0),
     /** The stream line with this meta.index is sent as broken JSON, on every stream request. */
     corruptLine: z.number().int().min(0).optional(),
     /** Write stream bodies in chunks of this many bytes (1 splits multi-byte characters). */

@@ -5,11 +5,10 @@
  * independent readers; expectations about products come from the raw
  * generated catalogue (oracle.ts), never from the mapping code.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type SandboxHandle, type SandboxOptionsInput } from "../../src/sandbox/index.js";
 import { ensureBuilt, killAll, runCli, sandboxEnv, startCli, waitFor, type CliResult } from "./cli.js";
@@ -314,20 +313,20 @@ describe.each([
   ["in one thread", []],
   ["with worker threads", ["--workers", "2"]],
 ])("interrupted runs, %s", (_, extra: string[]) => {
-  let slow: SandboxHandle;
-  beforeAll(async () => {
-    // About 5 s of stream for 244 products: time to interrupt a run half-way
-    // (interrupted runs never wait for the end of it).
-    slow = await sandboxWith({ lineDelayMs: 20 });
-  });
-
-  /** Starts a run into `out` and resolves once it is streaming products. */
+  /**
+   * Starts a run into `out` and resolves once it is half-way through the stream, held there:
+   * the sandbox stalls its stream after 100 of 244 products until the client goes away, and the
+   * run's idle timeout is far beyond the test's, so the run cannot end before the test signals
+   * it however slow the machine is. Waits on events only (the stream request, the run's
+   * temporaries on disk), never on a time budget.
+   */
   async function startMidStream(out: string) {
-    const { config } = await clean();
-    const streams = slow.stats.byPath.get(STREAM_PATH) ?? 0;
-    const run = startCli(["generate", "--config", config.configFile, "--output", out, ...extra], { env: sandboxEnv(slow) });
-    await waitFor(() => (slow.stats.byPath.get(STREAM_PATH) ?? 0) > streams || run.child.exitCode !== null, "the run's stream request");
-    await sleep(400);
+    const stalled = await sandboxWith({ stallAfterLines: 100, stallMs: 2 ** 31 - 1 });
+    const config = await writeConfig({ source: { timeouts: { bodyIdleMs: 2 ** 31 - 1 } } });
+    const run = startCli(["generate", "--config", config.configFile, "--output", out, ...extra], { env: sandboxEnv(stalled) });
+    const streaming = () => (stalled.stats.byPath.get(STREAM_PATH) ?? 0) > 0;
+    const temporaries = () => readdirSync(out).some((file) => file.endsWith(`.tmp-${run.child.pid}`));
+    await waitFor(() => run.child.exitCode !== null || (streaming() && temporaries()), "the run's stream request and temporaries");
     expect(run.child.exitCode, `the run ended before it could be interrupted:\n${run.stderr()}`).toBeNull();
     return run;
   }
@@ -403,7 +402,9 @@ describe("source errors", () => {
 
 describe("a source failure mid-stream", () => {
   it("exits 4 after the stream stalls past the retries, publishes nothing and leaves no temporaries", async () => {
-    const stalling = await sandboxWith({ stallAfterLines: 60, stallMs: 3_000 });
+    // The stall lasts until the client gives up (it ends when the connection closes), so the
+    // client's 300 ms idle timer fires first however late a loaded machine runs it.
+    const stalling = await sandboxWith({ stallAfterLines: 60, stallMs: 2 ** 31 - 1 });
     const config = await writeConfig({ source: { timeouts: { bodyIdleMs: 300 }, retry: { maxRetries: 0, baseMs: 1, maxMs: 1 } } });
     const out = await previousRunCopy();
     const before = await snapshot(out);

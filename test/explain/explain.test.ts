@@ -38,7 +38,7 @@ beforeAll(async () => {
   const run = await runCli(["generate", "--config", config.configFile, "--workers", "0"], { env: sandboxEnv(sandbox) });
   if (run.code !== 0) throw new Error(`generate failed (${run.code}): ${run.stderr}`);
   manifest = await readManifestJson(config.outputDir);
-}, 120_000);
+});
 
 afterAll(async () => {
   killAll();
@@ -85,7 +85,7 @@ describe("the explain index", () => {
       a.close();
       b.close();
     }
-  }, 120_000);
+  });
 });
 
 describe("pharmafeed explain", () => {
@@ -155,5 +155,39 @@ describe("pharmafeed explain", () => {
     expect(unknown.catalogue).toEqual({ found: false, why: ["not in the catalogue"] });
     const text = await runCli(["explain", "--config", config.configFile, "M0FFFFFFF9"], { env: sandboxEnv(sandbox) });
     expect(text.stdout).toContain("not in the catalogue");
+  });
+
+  it("finds a code of a product in no feed through the catalogue, in its 13- and 14-digit forms", async () => {
+    const inactive = all.filter((p) => p["status"] === "inactive" && p["eanGtin13"] !== undefined).slice(0, 3);
+    expect(inactive.length).toBeGreaterThan(0);
+    for (const product of inactive) {
+      const thirteen = String(product["eanGtin13"]).padStart(13, "0");
+      for (const query of [thirteen, `0${thirteen}`]) {
+        const answer = await explainJson(query);
+        expect(answer.matchedBy, query).toBe("catalogue");
+        expect(answer.catalogue?.product?.id, query).toBe(product["id"]);
+      }
+    }
+  });
+
+  it("refuses a query longer than 200 characters, as the status page's search (exit 2, before any lookup)", async () => {
+    const words = Array.from({ length: 5_000 }, (_, i) => `word${i}`).join(" ");
+    const result = await runCli(["explain", "--config", config.configFile, words], { env: sandboxEnv(sandbox) });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`the query is ${words.length} characters long; explain takes at most 200`);
+    expect(result.stdout).toBe("");
+    const longest = await runCli(["explain", "--config", config.configFile, "--json", "x".repeat(200)], { env: sandboxEnv(sandbox) });
+    expect(longest.code, longest.stderr).toBe(0);
+  });
+
+  it("answers 'not in the catalogue' (exit 0) for codes of 8, 12, 13 and 14 digits absent from every feed", async () => {
+    const known = new Set(all.flatMap((p) => [p["ean"], p["eanGtin8"], p["eanGtin12"], p["eanGtin13"], p["eanGtin14"], p["gtin"], p["cip13"], p["acl13"]].flat().filter((c) => c != null).map((c) => String(c).replace(/^0+/, ""))));
+    for (const query of ["00000000", "96385074", "036000291452", "4006381333931", "10012345678902"]) {
+      expect(known.has(query.replace(/^0+/, "")), query).toBe(false);
+      const result = await runCli(["explain", "--config", config.configFile, "--json", query], { env: sandboxEnv(sandbox) });
+      expect(result.code, `${query}: ${result.stderr}`).toBe(0);
+      const answer = JSON.parse(result.stdout) as ExplainAnswer;
+      expect(answer.catalogue, query).toEqual({ found: false, why: ["not in the catalogue"] });
+    }
   });
 });

@@ -135,14 +135,13 @@ describe("ImagePipeline", () => {
   });
 
   it("close() stops downloads still running", async () => {
-    // Every attempt fails with 500 and backs off for a long time: only an abort ends it quickly.
+    // Every attempt fails with 500 and backs off for far longer than the test's timeout: only an
+    // abort ends the job within it (no time bound of its own, which a loaded machine could miss).
     const sandbox = await sandboxOf({ products: 1, faults: { brokenImages: { hexes: [HEXES[2]!], mode: "500" } } });
-    const pipeline = await open(await outputDir(), { options: { retry: { baseMs: 60_000, maxMs: 60_000, jitter: "none" } } });
+    const pipeline = await open(await outputDir(), { options: { retry: { baseMs: 3_600_000, maxMs: 3_600_000, jitter: "none" } } });
     const job = pipeline.image(sourceOf(sandbox, 2), JPEG_800) as Promise<unknown>;
-    const started = Date.now();
     while (mediaRequests(sandbox) === 0) await new Promise((r) => setTimeout(r, 5));
     await pipeline.close();
     await expect(job).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

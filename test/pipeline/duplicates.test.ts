@@ -46,5 +46,5 @@ describe("generate with repeated ids in the stream", () => {
       }
     }
     expect(two.manifest.channels.map((c) => [c.name, c.items, c.excluded])).toEqual(one.manifest.channels.map((c) => [c.name, c.items, c.excluded]));
-  }, 60_000);
+  });
 });

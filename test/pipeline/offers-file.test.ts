@@ -43,8 +43,13 @@ describe("offersProblems", () => {
   });
 
   it("names at most ten lines and points at the report for the rest", () => {
-    const parsed = parseOffers(["id;price", ...Array.from({ length: 12 }, (_, i) => `M${i};x`)].join("\n"), "csv");
-    expect(offersProblems(parsed, STRICT)[0]).toMatch(/line 11 OFFER_BAD_PRICE price x; 2 more in reports\/_offers\.csv$/);
+    const parsed = parseOffers(["id;price", ...Array.from({ length: 12 }, (_, i) => `M${i};x${i}`)].join("\n"), "csv");
+    expect(offersProblems(parsed, STRICT)[0]).toMatch(/line 11 OFFER_BAD_PRICE price x9; 2 more in reports\/_offers\.csv$/);
+  });
+
+  it("says the same problem of many rows once, with its lines (issue 23.4: it was said once a row)", () => {
+    const parsed = parseOffers(["id;price", ...Array.from({ length: 12 }, (_, i) => `M${i};x`), "M99;y"].join("\n"), "csv");
+    expect(offersProblems(parsed, STRICT)[0]).toMatch(/: lines 2, 3, 4, 5, 6 and 7 more \(reports\/_offers\.csv\) OFFER_BAD_PRICE price x; line 14 OFFER_BAD_PRICE price y$/);
   });
 
   it("refuses far fewer offers than the last run, and a file without rows", () => {

@@ -91,7 +91,7 @@ describe("generate with worker threads", () => {
     }
     expect(source.received).toBe((source.total ?? 0) - 1);
     expect(byName.get("meta-images")!.items).toBeGreaterThan(50);
-  }, 60_000);
+  });
 
   // The offers index reaches the workers as shared arrays (OffersIndex.share), not as a copy:
   // every worker must find every offer the main thread read.
@@ -113,5 +113,5 @@ describe("generate with worker threads", () => {
     const linked = rows.filter((row) => JSON.stringify(row).includes("https://pharmacie.example/p/"));
     expect(linked.length).toBeGreaterThan(5);
     for (const row of linked) expect(JSON.stringify(row)).toContain(`https://pharmacie.example/p/${itemId(row, "generic-json")}`);
-  }, 60_000);
+  });
 });

@@ -29,7 +29,7 @@ beforeAll(async () => {
   fx = await makeFixture({ products: 60 });
   // The killed runs read another catalogue: every file they publish differs from the good run's.
   other = await startSandbox({ products: 50, seed: 99, rateLimit: 100_000 });
-}, 120_000);
+});
 
 afterAll(async () => {
   killAll();
@@ -107,5 +107,5 @@ describe("kill -9 while generate publishes", () => {
     for (const key of ["google", "meta", "idealo", "ndjson"]) expect(killedSha.get(key)!.size, key).toBeGreaterThan(0);
     // The gzip twin is served with its feed, except between its own rename and the feed's (then the feed goes uncompressed).
     expect([...gzipped].filter(([, gz]) => !gz).map(([k]) => k)).toEqual(["rename:3"]);
-  }, 240_000);
+  });
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   const run = await runCli(["generate", "--config", config.configFile, "--workers", "0"], { env: sandboxEnv(sandbox) });
   if (run.code !== 0) throw new Error(`generate failed (${run.code}): ${run.stderr}`);
   manifest = await readManifestJson(config.outputDir);
-}, 120_000);
+});
 
 afterAll(async () => {
   killAll();

@@ -96,7 +96,7 @@ beforeAll(async () => {
   const a = await prepare(bench, base, T0 + 1);
   await bench.run(bench.config, a, T1, { source: "snapshot" });
   control = (await reuseOf(a))!;
-}, 60_000);
+});
 
 afterAll(async () => {
   await bench?.close();

@@ -45,7 +45,7 @@ beforeAll(async () => {
   bench = await openBench({ sandbox: { seed: SEED, products: PRODUCTS }, channels: [...rowcacheChannels(), customChannel()], files: CUSTOM_LAYOUT, offers });
   base = join(await tempDir(), "base");
   await bench.run(bench.config, base, T0);
-}, 60_000);
+});
 
 afterEach(async () => {
   await bench.restoreConfig();

@@ -57,7 +57,7 @@ beforeAll(async () => {
   expect(first.manifest.offers).toMatchObject({ refused: 0 });
   // The doomed product is published at t0 by the channels that publish it at all.
   expect(Object.values(outcomeOf(base, doomed["id"] as string))).toContain("item");
-}, 60_000);
+});
 
 afterAll(async () => {
   await bench?.close();

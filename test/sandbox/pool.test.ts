@@ -12,6 +12,10 @@ import { poolCounters, poolSettings } from "../../src/sandbox/server/pool.js";
 import { BATCH_RECORDS } from "../../src/sandbox/server/stream.js";
 import { ALL, open, type Api } from "./helpers.js";
 
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(10);
+}
+
 const defaults = { ...poolSettings };
 let api: Api;
 
@@ -80,8 +84,9 @@ describe("pooled streams", () => {
           res.once("data", (first: Buffer) => {
             parts.push(first);
             res.pause();
-            // Long enough for the socket buffers to fill and the writer to wait for 'drain'.
-            void sleep(300).then(() => {
+            // Once the pool has built a batch while the reader is paused (an event, however slow the
+            // machine), a little longer for a writer that ignored 'drain' to show it by building them all.
+            void until(() => poolCounters.built > before).then(() => sleep(300)).then(() => {
               builtWhilePaused = poolCounters.built - before;
               res.on("data", (b: Buffer) => parts.push(b));
               res.resume();

@@ -82,7 +82,7 @@ describe("the status page with a spoofed Googlebot", () => {
   let fx: Fixture;
   beforeAll(async () => {
     fx = await makeFixture({ products: 30 });
-  }, 120_000);
+  });
   afterAll(async () => {
     await fx?.close();
   });

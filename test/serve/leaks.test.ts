@@ -10,7 +10,7 @@ import { basic, fetchRaw, makeFixture, memoryLogger, rawRequestLine, SECRETS, se
 let fx: Fixture;
 beforeAll(async () => {
   fx = await makeFixture({ products: 40 });
-}, 120_000);
+});
 afterAll(async () => {
   await fx?.close();
 });
@@ -44,10 +44,9 @@ describe("tokens in the logs", () => {
       statuses.push(await rawRequestLine(server.url, `/feeds/${TOKEN}/a b`));
       expect(statuses[0]).toBe(200);
       expect(statuses.slice(1).every((s) => s !== 200)).toBe(true);
-      // Lines are written when each response closes.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Lines are written when each response closes: wait for one per request (the raw one may have none).
+      while (access.lines().length < requests.length) await new Promise((resolve) => setTimeout(resolve, 10));
       const lines = [...access.lines(), ...events.lines()];
-      expect(lines.length).toBeGreaterThanOrEqual(requests.length);
       const all = JSON.stringify(lines);
       expect(all).not.toContain(TOKEN);
       expect(all).not.toContain(escaped);

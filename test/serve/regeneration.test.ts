@@ -187,7 +187,8 @@ describe("file handles", () => {
   it.skipIf(process.platform !== "linux")("are closed once their file is replaced and its downloads ended", async () => {
     const dir = await tempDir();
     await publishAll(dir, [{ name: "f", file: "f.ndjson", content: ndjson(100, "v0"), gzip: true }]);
-    const server = await startServer({ outputDir: dir, channels: [open("f")], shopName: "t", host: "127.0.0.1", port: 0 });
+    const access = memoryLogger();
+    const server = await startServer({ outputDir: dir, channels: [open("f")], shopName: "t", host: "127.0.0.1", port: 0, accessLog: access.logger });
     cleanups.push(() => server.close(1000));
     for (let v = 1; v <= 5; v++) {
       await Promise.all(Array.from({ length: 10 }, () => fetchRaw(server.url, "/feeds/f.ndjson", { "Accept-Encoding": v % 2 ? "gzip" : "identity" })));
@@ -206,7 +207,8 @@ describe("file handles", () => {
       }).on("error", (e: NodeJS.ErrnoException) => (e.code === "ECONNRESET" || e.message === "socket hang up" ? resolve() : reject(e)));
       req.end();
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // The server has seen the cut once it logs the download as aborted (an event, not a delay).
+    while (!access.lines().some((line) => line["aborted"] === true)) await new Promise((r) => setTimeout(r, 10));
     await publishAll(dir, [{ name: "f", file: "f.ndjson", content: ndjson(105, "v5"), gzip: true }]);
     const last = await fetchRaw(server.url, "/feeds/f.ndjson");
     expect(last.body.toString("utf8")).toContain('"v5"');

@@ -72,7 +72,8 @@ const connects = (url: string) =>
 
 describe("serve and SIGTERM", () => {
   it("lets a slow download finish, stops accepting, exits 0", async () => {
-    const { cli, url } = await startServe();
+    // The grace period far beyond the test's: the download is held paused by the test, however slow the machine.
+    const { cli, url } = await startServe({ serve: { shutdownGraceMs: 600_000 } });
     const { res, first } = await pausedDownload(url);
     cli.child.kill("SIGTERM");
     await waitFor(() => cli.stderr().includes("shutting down"), "the shutdown to begin");

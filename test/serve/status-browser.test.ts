@@ -35,7 +35,7 @@ beforeAll(async () => {
   fx = await makeFixture({ products: 150 });
   server = await serve(fx.config, { publicBaseUrl: "https://feeds.pharmacie.example" });
   await mkdir(SHOTS, { recursive: true });
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -90,7 +90,7 @@ describe("the status page in headless Chromium", () => {
     await page.goto(`${server.url}/`);
     await page.screenshot({ path: join(SHOTS, "status-1280.png"), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
-  }, 60_000);
+  });
 
   it("needs no sideways scrolling at 400 px, in French too; screenshot at 400 px", async (context) => {
     if (why) return context.skip(why);
@@ -107,5 +107,5 @@ describe("the status page in headless Chromium", () => {
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SHOTS, "status-400-fr-search.png"), fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -170,6 +170,25 @@ async function writeBatches(res: ServerResponse, reply: StreamReply, batches: Ba
   }
 }
 
+/**
+ * Pauses `ms`, or less when the client goes away first: a test can ask for a stall far longer
+ * than any client timeout (so that the client's timer fires first however slow the machine is)
+ * without the sandbox holding a dead response for that long.
+ */
+async function stall(res: ServerResponse, ms: number): Promise<void> {
+  if (res.destroyed) return;
+  const gone = new AbortController();
+  const onClose = () => gone.abort();
+  res.once("close", onClose);
+  try {
+    await sleep(ms, undefined, { signal: gone.signal });
+  } catch {
+    // Aborted: the client closed the connection, which is what the stall waited for.
+  } finally {
+    res.off("close", onClose);
+  }
+}
+
 /** The per-line path, with faults. Returns false when the body was cut or ended early on purpose. */
 async function writePerLine(res: ServerResponse, reply: StreamReply, faults: StreamFaults): Promise<boolean> {
   const prefix = linePrefix(reply.total + faults.totalOffset);
@@ -207,7 +226,7 @@ async function writePerLine(res: ServerResponse, reply: StreamReply, faults: Str
     }
     if (k === faults.stallAfter) {
       await flush();
-      await sleep(faults.stallMs);
+      await stall(res, faults.stallMs);
     }
     if (perLine) await sleep(faults.lineDelayMs);
     const line = streamLine(prefix, k, record(k));
