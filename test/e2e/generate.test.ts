@@ -616,7 +616,7 @@ describe("--dry-run and --channel", () => {
     }
     const after = await snapshot(out);
     const changed = [...after.keys()].filter((file) => after.get(file) !== before.get(file));
-    for (const file of changed) expect(file).toMatch(/^(idealo-fr\.csv|reports\/idealo-fr(\.warnings)?\.csv|manifest\.json|history\/manifest-.*\.json|state\/[a-z]+\.(sqlite|ndjson))$/);
+    for (const file of changed) expect(file).toMatch(/^(idealo-fr\.csv|reports\/idealo-fr(\.warnings)?\.csv|manifest\.json|history\/manifest-.*\.json|state\/[a-z]+\.(sqlite|ndjson|pfs))$/);
     expect(changed).toContain("manifest.json");
 
     const unknown = await generate(config, ["--channel", "nope", "--output", out]);

@@ -18,7 +18,7 @@ import { answerForLog } from "../../src/notify/webhook.js";
 import { TEST_ENV, VALID_MAIN, VALID_TREE, writeTree } from "../config/tree.js";
 
 const MARK = "SECRETMARK";
-const alert: Alert = { event: "run-failed", title: "Pharmacie Test: run failed", what: "w", channels: [], next: "n", shop: "Pharmacie Test", host: "h", at: "2026-11-27T02:00:00Z" };
+const alert: Alert = { event: "run-failed", title: "Pharmacie Test: run failed", what: "w", channels: [], next: "n", shop: "Pharmacie Test", host: "h", at: "2026-11-27T02:00:00Z", language: "en" };
 
 async function refusal(notifySection: unknown): Promise<string> {
   const root = await writeTree({ ...VALID_TREE, "config/pharmafeed.json": { ...VALID_MAIN, notify: notifySection } });
