@@ -321,7 +321,6 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       if (!previous?.channels.some((c) => c.name === name && c.live)) logger.warn("nothing to retire: no file of this channel is served", { channel: name });
     }
     problems.push(...held.problems);
-    problems.push(...(await merchantAfterRun({ config, outputDir, logger, dryRun: options.dryRun ?? false, entries, sourceUsed: source.report.used, now: started, ...(options.signal ? { signal: options.signal } : {}) })));
     const unpublished = unpublishedOf(entries);
     let manifest: Manifest = {
       version: 1,
@@ -353,8 +352,10 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     }
     await explain?.commit(outputDir, manifest.startedAt, entries);
     await rows?.commit({ outputDir, runs, entries, context, generation, startedAt: manifest.startedAt });
-    // State written after the manifest that could not be: the manifest says so too.
-    if (state.addLate(manifest, entries) && !previewDir) await writeManifest(outputDir, manifest);
+    // Google's verdicts (src/merchant/) are read after the local publish, which never waits on Google.
+    const merchant = await merchantAfterRun({ config, outputDir, logger, dryRun: options.dryRun ?? false, entries, sourceUsed: source.report.used, now: started, ...(options.signal ? { signal: options.signal } : {}) });
+    // State that could not be written after the manifest, and a failed read-back: the manifest says so too.
+    if (state.addLate(manifest, entries, merchant) && !previewDir) await writeManifest(outputDir, manifest);
     if (images) await finishImages(images, logger);
     return { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images: images.stats } : {}) };
   } catch (error) {

@@ -30,10 +30,10 @@ export class StateProblems {
     this.add("ROWS_NOT_WRITTEN", `the rows file for the next refresh was not written (${error.message}): the next refresh maps every product`);
   }
 
-  /** Adds the problems the manifest does not list yet, with the status they give; true when there were any. */
-  addLate(manifest: Manifest, entries: readonly ChannelEntry[]): boolean {
-    const listed = new Set((manifest.problems ?? []).map((p) => p.code));
-    const late = this.problems.filter((p) => !listed.has(p.code));
+  /** Adds the problems the manifest does not list yet (this object's and `others` found after it was written), with the status they give; true when there were any. */
+  addLate(manifest: Manifest, entries: readonly ChannelEntry[], others: readonly Problem[] = []): boolean {
+    const listed = new Set((manifest.problems ?? []).map((p) => `${p.code}|${p.channel ?? ""}`));
+    const late = [...this.problems, ...others].filter((p) => !listed.has(`${p.code}|${p.channel ?? ""}`));
     if (late.length === 0) return false;
     manifest.problems = [...(manifest.problems ?? []), ...late];
     manifest.status = runStatusOf(entries, manifest.problems);

@@ -101,6 +101,11 @@ describe("a read-back's alerts and the status page", () => {
     const html = (await fetchRaw(server.url, "/", AUTH)).body.toString();
     expect(html).toMatch(/<h3>google-fr <small class="muted">Merchant Center 777 · read [^<]+<\/small><\/h3>/);
     expect(html).toContain(`<dt>Approved</dt><dd><span class="ok">2</span></dd><dt>Pending</dt><dd>0</dd><dt>Disapproved by Google</dt><dd><span class="bad">1</span> of 3</dd>`);
+    // In the page's language (Google's own issue texts stay as Google wrote them).
+    const fr = (await fetchRaw(server.url, "/?lang=fr", AUTH)).body.toString();
+    expect(fr).toContain(`<dt>Approuvés</dt><dd><span class="ok">2</span></dd><dt>En attente</dt><dd>0</dd><dt>Refusés par Google</dt><dd><span class="bad">1</span> sur 3</dd>`);
+    expect(fr).toContain("ce que Google a fait des flux");
+    expect(fr).not.toContain("what Google did with the feeds");
     expect(html).toContain(`<code>invalid_gtin</code> (gtins): <a href="${gtin.documentation}" rel="noreferrer">Invalid GTIN &lt;value&gt;</a>`);
     const search = (await fetchRaw(server.url, "/?q=invalid_gtin", AUTH)).body.toString();
     expect(search).toMatch(/<li><strong>A2<\/strong> · google-fr: FR <span class="bad">disapproved<\/span>/);

@@ -76,7 +76,7 @@ export async function statusPage(req: IncomingMessage, res: ServerResponse, ctx:
     lang,
     publicBaseUrl: ctx.publicBaseUrl,
     ...(query === "" ? {} : { search: { query, html: found ?? "<p>—</p>" } }),
-    google: googleSection(ctx.outputReal, query),
+    google: googleSection(ctx.outputReal, query, lang),
   });
   res.writeHead(200, {
     ...HEADERS,
