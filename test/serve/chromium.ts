@@ -4,6 +4,7 @@
  * out of any profile (a fresh --user-data-dir each time).
  */
 import { execFile } from "node:child_process";
+import type { Browser } from "playwright-core";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -47,4 +48,15 @@ export function dumpDom(url: string): Promise<string> {
 
 export async function screenshot(url: string, file: string, size = "1280,1000"): Promise<void> {
   await run([`--screenshot=${file}`, `--window-size=${size}`, url]);
+}
+
+/** Debian's chromium driven by playwright-core, or why it cannot be (missing, or refusing to start): the browser tests skip with that. */
+export async function launchChromium(): Promise<{ browser: Browser } | { why: string }> {
+  if (!hasChromium()) return { why: `${CHROMIUM} is missing (apt-get install -y chromium)` };
+  const { chromium } = await import("playwright-core");
+  try {
+    return { browser: await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] }) };
+  } catch (error) {
+    return { why: `Chromium does not start here: ${(error as Error).message.split("\n")[0]}` };
+  }
 }

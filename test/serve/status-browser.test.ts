@@ -9,11 +9,11 @@ import { mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FeedServer } from "../../src/serve/server.js";
 import { ROOT } from "../e2e/cli.js";
-import { CHROMIUM, hasChromium } from "./chromium.js";
+import { CHROMIUM, hasChromium, launchChromium } from "./chromium.js";
 import { makeFixture, SECRETS, serve, type Fixture } from "./helpers.js";
 
 const SHOTS = join(ROOT, "test-results", "status-page");
@@ -26,12 +26,12 @@ let why = hasChromium() ? "" : `${CHROMIUM} is missing (apt-get install -y chrom
 
 beforeAll(async () => {
   if (why) return;
-  try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
-  } catch (error) {
-    why = `Chromium does not start here: ${(error as Error).message.split("\n")[0]}`;
+  const launched = await launchChromium();
+  if ("why" in launched) {
+    why = launched.why;
     return;
   }
+  browser = launched.browser;
   fx = await makeFixture({ products: 150 });
   server = await serve(fx.config, { publicBaseUrl: "https://feeds.pharmacie.example" });
   await mkdir(SHOTS, { recursive: true });

@@ -10,7 +10,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import { silentLogger } from "../../src/log.js";
@@ -23,7 +23,7 @@ import { RUN_WORDS } from "../../src/serve/status/run-words.js";
 import { ROOT } from "../e2e/cli.js";
 import { removeTemporaries, writeConfig, type E2eConfig } from "../e2e/config.js";
 import { catalogueFacts } from "../e2e/oracle.js";
-import { CHROMIUM, hasChromium } from "./chromium.js";
+import { CHROMIUM, hasChromium, launchChromium } from "./chromium.js";
 import { SECRETS, serve } from "./helpers.js";
 
 const SHOTS = join(ROOT, "test-results", "status-page");
@@ -118,12 +118,12 @@ async function everyLanguage(scenario: string, check: (text: string, lang: (type
 
 beforeAll(async () => {
   if (why) return;
-  try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
-  } catch (error) {
-    why = `Chromium does not start here: ${(error as Error).message.split("\n")[0]}`;
+  const launched = await launchChromium();
+  if ("why" in launched) {
+    why = launched.why;
     return;
   }
+  browser = launched.browser;
   sandbox = await startSandbox({ products: 150, seed: SEED, rateLimit: 100_000 });
   tree = await writeConfig({
     channels: [
