@@ -33,7 +33,14 @@ function encodeRest(rest: string): string {
     const c = rest[i]!;
     const code = c.charCodeAt(0);
     if (c === "%") {
-      out += HEX.test(rest.slice(i + 1, i + 3)) ? "%" : "%25";
+      const hex = rest.slice(i + 1, i + 3);
+      if (!HEX.test(hex)) {
+        out += "%25";
+        continue;
+      }
+      // Kept, in RFC 3986's normal form (section 6.2.2.1: uppercase hex digits), so that one URL has one spelling.
+      out += "%" + hex.toUpperCase();
+      i += 2;
       continue;
     }
     if (c === "#") {
