@@ -72,11 +72,19 @@ export class MerchantClient {
     return this.#http.call<T>("GET", path, { ...(query ? { query } : {}), ...(this.#signal ? { signal: this.#signal } : {}) });
   }
 
-  /** Every product with its status, a page at a time (products.list). */
-  async *products(pageSize = PRODUCTS_PAGE): AsyncGenerator<{ products: Product[]; unreadable: Unreadable[] }> {
+  /** Each page of a list resource, parsed, following nextPageToken to the end. */
+  async *#pages<P extends { nextPageToken?: string | undefined }>(path: string, pageSize: number, schema: { parse(value: unknown): P }): AsyncGenerator<P> {
     let pageToken: string | undefined;
     do {
-      const page = ProductsPage.parse(await this.#get(`products/v1/${this.#account}/products`, { pageSize, pageToken }));
+      const page = schema.parse(await this.#get(path, { pageSize, pageToken }));
+      yield page;
+      pageToken = page.nextPageToken || undefined;
+    } while (pageToken);
+  }
+
+  /** Every product with its status, a page at a time (products.list). */
+  async *products(pageSize = PRODUCTS_PAGE): AsyncGenerator<{ products: Product[]; unreadable: Unreadable[] }> {
+    for await (const page of this.#pages(`products/v1/${this.#account}/products`, pageSize, ProductsPage)) {
       const products: Product[] = [];
       const unreadable: Unreadable[] = [];
       for (const raw of page.products) {
@@ -85,30 +93,19 @@ export class MerchantClient {
         else unreadable.push({ name: String((raw as { name?: unknown } | null)?.name ?? "?"), why: parsed.error.issues.map((i) => i.path.join(".")).join(", ") });
       }
       yield { products, unreadable };
-      pageToken = page.nextPageToken || undefined;
-    } while (pageToken);
+    }
   }
 
   /** Account-level issues (accounts.issues.list). */
   async accountIssues(): Promise<AccountIssue[]> {
     const issues: AccountIssue[] = [];
-    let pageToken: string | undefined;
-    do {
-      const page = AccountIssuesPage.parse(await this.#get(`accounts/v1/${this.#account}/issues`, { pageSize: 100, pageToken }));
-      issues.push(...page.accountIssues);
-      pageToken = page.nextPageToken || undefined;
-    } while (pageToken);
+    for await (const page of this.#pages(`accounts/v1/${this.#account}/issues`, 100, AccountIssuesPage)) issues.push(...page.accountIssues);
     return issues;
   }
 
   async dataSources(): Promise<DataSource[]> {
     const sources: DataSource[] = [];
-    let pageToken: string | undefined;
-    do {
-      const page = DataSourcesPage.parse(await this.#get(`datasources/v1/${this.#account}/dataSources`, { pageSize: 1000, pageToken }));
-      sources.push(...page.dataSources);
-      pageToken = page.nextPageToken || undefined;
-    } while (pageToken);
+    for await (const page of this.#pages(`datasources/v1/${this.#account}/dataSources`, 1000, DataSourcesPage)) sources.push(...page.dataSources);
     return sources;
   }
 
@@ -120,12 +117,7 @@ export class MerchantClient {
 
   async quotas(): Promise<QuotaGroup[]> {
     const groups: QuotaGroup[] = [];
-    let pageToken: string | undefined;
-    do {
-      const page = QuotasPage.parse(await this.#get(`quota/v1/${this.#account}/quotas`, { pageSize: 100, pageToken }));
-      groups.push(...page.quotaGroups);
-      pageToken = page.nextPageToken || undefined;
-    } while (pageToken);
+    for await (const page of this.#pages(`quota/v1/${this.#account}/quotas`, 100, QuotasPage)) groups.push(...page.quotaGroups);
     return groups;
   }
 
