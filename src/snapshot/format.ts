@@ -3,7 +3,7 @@
  * and no database:
  *
  *   "PFSNAP" 0x02 "\n"                       8 bytes: magic and format version
- *   block 0 .. block n-1                      the stream lines (each ends with \n), deflated in 64 KB blocks
+ *   block 0 .. block n-1                      the stream lines (each ends with \n), deflated in 512 KB blocks
  *   trailer                                   JSON: info, source counts, reference lists, and per block its
  *                                             length, line count, inflated length and sha256
  *   trailer length (uint64 BE) ─ sha256 of the trailer ─ "PFSNAPE\n"   48 bytes

@@ -84,7 +84,8 @@ async function expectFullReadInstead(outputDir: string, manifest: Manifest, requ
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 11, products: 50, rateLimit: 100_000 });
+  // Enough products for a few 512 KB blocks (a flip "in the middle" must hit a block that is not the first).
+  sandbox = await startSandbox({ seed: 11, products: 140, rateLimit: 100_000 });
   root = await tempDir();
   // Four channels of three formats (XML gzipped, CSV, NDJSON) keep the 40 runs quick.
   const channels = channelsForEveryPreset().filter((c) => ["google", "generic-csv", "generic-ndjson", "idealo"].includes(c.preset));
@@ -165,7 +166,8 @@ describe("a damaged snapshot", () => {
     const snapshot = openSnapshot(snapshotPath(dir))!;
     const offsets = flipOffsets(pristine);
     const damaged = Buffer.from(pristine);
-    damaged[offsets["a block in the middle"]!]! ^= 0x01;
+    // The last block, so that the blocks before it are handed out first (lines > 0 below: there are several).
+    damaged[offsets["last block, last byte"]!]! ^= 0x01;
     // Same file, changed in place (the open descriptor sees it).
     const { open } = await import("node:fs/promises");
     const fh = await open(snapshotPath(dir), "r+");
