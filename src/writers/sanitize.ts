@@ -36,8 +36,17 @@ export function sanitizeValue<T>(value: T): T {
   return (out ?? value) as T;
 }
 
+/**
+ * Items already cleaned, by the item the mapping gave: channels with the same mapping
+ * settings get the very same item (mapping/locale-cache.ts), so it is cleaned once per
+ * product and not once per channel (22 outputs share 14 mappings in the benchmark).
+ */
+const cleaned = new WeakMap<FeedItem, FeedItem>();
+
 export function sanitizeItem(item: FeedItem): FeedItem {
-  return sanitizeValue(item);
+  let clean = cleaned.get(item);
+  if (clean === undefined) cleaned.set(item, (clean = sanitizeValue(item)));
+  return clean;
 }
 
 /** A writer whose header values and rows are cleaned first. */
