@@ -10,7 +10,8 @@ import { createInterface } from "node:readline";
 import { mkdir } from "node:fs/promises";
 import { silentLogger } from "../src/log.js";
 import { ExplainHook, type ChannelSink } from "../src/explain/run-hook.js";
-import { packOutcome, type IndexProduct, type PackedOutcome } from "../src/explain/entry.js";
+import { excludedOutcome, itemOutcome, type IndexProduct, type Outcome } from "../src/explain/entry.js";
+import { RowsWriter, rowsPath } from "../src/rowcache/file.js";
 import { ExplainIndex, explainFile } from "../src/explain/store.js";
 import type { ChannelEntry } from "../src/publish/manifest.js";
 
@@ -49,7 +50,7 @@ await mkdir(dir, { recursive: true });
 const random = rng(42);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 const startRss = rssMb();
-let line: { product: IndexProduct; outcomes: PackedOutcome[] } | undefined;
+let line: { product: IndexProduct; outcomes: Outcome[] } | undefined;
 const ndjsonFile = join(dir, "explain.ndjson");
 const ndjson = mode === "ndjson" ? openSync(ndjsonFile, "w") : undefined;
 let pendingLines: string[] = [];
@@ -66,9 +67,9 @@ const hook =
           line = { product, outcomes: [] };
         },
         channel: (i: number): ChannelSink => ({
-          item: (offset, bytes, warnings, fallbacks, copy) => void (line!.outcomes[i] = packOutcome({ kind: "item", offset, bytes, warnings, fallbacks, ...copy })),
-          excluded: (reasons, reportBytes) => void (line!.outcomes[i] = packOutcome({ kind: "excluded", reasons, reportBytes })),
-          copied: (packed) => void (line!.outcomes[i] = packed),
+          item: (offset, bytes, warnings, fallbacks, copy) => void (line!.outcomes[i] = itemOutcome(offset, bytes, warnings, fallbacks, copy)),
+          excluded: (reasons, reportBytes) => void (line!.outcomes[i] = excludedOutcome(reasons, reportBytes)),
+          copied: (outcome) => void (line!.outcomes[i] = outcome),
           failed: () => undefined,
         }),
         commit: async () => {
@@ -78,6 +79,10 @@ const hook =
         },
       }
     : (await ExplainHook.open(dir, CHANNELS.length, silentLogger, false))!;
+// The run's state log, which the index points into (a run's RowsRecorder, less the offers and the trailer's facts).
+await mkdir(join(dir, "state"), { recursive: true });
+const log = mode === "ndjson" ? undefined : new RowsWriter(rowsPath(dir));
+if (log && hook instanceof ExplainHook) hook.listen({ add: (p, n, _until, c) => log.add({ p, n, o: "", c }) });
 const sinks = CHANNELS.map((_, i) => hook.channel(i));
 const offsets = CHANNELS.map(() => 1000);
 const started = performance.now();
@@ -103,7 +108,8 @@ for (let i = 0; i < products; i++) {
 }
 const loopPeakMb = peakMb();
 const entries = CHANNELS.map((name, c) => ({ name, file: `${name}.xml`, locale: name.endsWith("nl") ? "nl" : "fr", format: "xml", published: true, bytes: offsets[c] })) as unknown as ChannelEntry[];
-await hook.commit(dir, new Date().toISOString(), entries);
+const trailer = { startedAt: new Date().toISOString(), code: "bench", now: 0, reference: "", offers: false, channels: [], rejections: [] };
+await hook.commit(dir, trailer.startedAt, entries, async () => log?.commit(trailer));
 const writeMs = performance.now() - started;
 const writePeakMb = peakMb();
 const file = mode === "ndjson" ? ndjsonFile : explainFile(dir);

@@ -1,7 +1,7 @@
 /**
- * What the explain index keeps of one product and of what each channel did with
- * it. Plain data: a worker thread builds these and posts them to the main
- * thread (structured clone), which writes them (run-hook.ts).
+ * What the state log and the explain index keep of one product and of what each
+ * channel did with it. Plain data: a worker thread builds these and posts them to
+ * the main thread (structured clone), which writes them (run-hook.ts).
  */
 import type { Product } from "../catalogue/schemas/product.js";
 import { parseGtin, productGtins } from "../mapping/gtin.js";
@@ -67,24 +67,43 @@ export function indexProduct(product: Product): IndexProduct {
   };
 }
 
-/** Packed form of an outcome in the index: short keys, empty parts left out. */
-export type PackedOutcome = { o: number; l: number; w?: [string, string?][]; f?: Record<string, string> } | { r: [string, string?][] } | null;
+/**
+ * What one channel did with one product, as kept in the state log (output/state/rows.ndjson,
+ * src/rowcache/file.ts) that both explain and a refresh read: one form, short keys, empty parts
+ * left out. An item: its row's byte offset and length in the published file (uncompressed), its
+ * warnings report lines' bytes, the columns it filled (ChannelMapper.lastMask) and its warnings
+ * and fallbacks; an exclusion: its reasons and its report line's bytes; null: the channel failed.
+ */
+export type Outcome =
+  | { o: number; l: number; wb?: number; m?: number[]; w?: [string, string?][]; f?: Record<string, string> }
+  | { r: [string, string?][]; rb: number }
+  | null;
 
 const packReasons = (reasons: readonly Reason<string>[]): [string, string?][] => reasons.map((r) => (r.detail === undefined ? [r.code] : [r.code, r.detail]));
 
-export function packOutcome(outcome: ChannelOutcome | undefined): PackedOutcome {
-  if (outcome === undefined) return null;
-  if (outcome.kind === "excluded") return { r: packReasons(outcome.reasons) };
-  const packed: PackedOutcome = { o: outcome.offset, l: outcome.bytes };
-  if (outcome.warnings.length > 0) packed.w = packReasons(outcome.warnings);
-  if (Object.keys(outcome.fallbacks).length > 0) packed.f = outcome.fallbacks;
+/** An item's outcome, packed. */
+export function itemOutcome(offset: number, bytes: number, warnings: readonly Reason<string>[], fallbacks: Record<string, string>, copy: ItemCopy): Outcome {
+  const packed: Outcome = { o: offset, l: bytes };
+  if (copy.warningBytes > 0) packed.wb = copy.warningBytes;
+  // A fresh array per row (ChannelMapper.lastMask, or a worker's clone): kept as it is.
+  if (copy.mask.length > 0) packed.m = copy.mask as number[];
+  if (warnings.length > 0) packed.w = packReasons(warnings);
+  for (const _ in fallbacks) {
+    packed.f = fallbacks;
+    break;
+  }
   return packed;
+}
+
+/** An exclusion's outcome, packed. */
+export function excludedOutcome(reasons: readonly Reason<string>[], reportBytes: number): Outcome {
+  return { r: packReasons(reasons), rb: reportBytes };
 }
 
 export const unpackReasons = (reasons: [string, string?][]): Reason<string>[] => reasons.map(([code, detail]) => (detail === undefined ? { code } : { code, detail }));
 
-export function unpackOutcome(packed: PackedOutcome): ChannelOutcome | undefined {
-  if (packed === null) return undefined;
-  if ("r" in packed) return { kind: "excluded", reasons: unpackReasons(packed.r), reportBytes: 0 };
-  return { kind: "item", offset: packed.o, bytes: packed.l, warnings: unpackReasons(packed.w ?? []), fallbacks: packed.f ?? {}, warningBytes: 0, mask: [] };
+export function unpackOutcome(packed: Outcome | undefined): ChannelOutcome | undefined {
+  if (packed === null || packed === undefined) return undefined;
+  if ("r" in packed) return { kind: "excluded", reasons: unpackReasons(packed.r), reportBytes: packed.rb };
+  return { kind: "item", offset: packed.o, bytes: packed.l, warnings: unpackReasons(packed.w ?? []), fallbacks: packed.f ?? {}, warningBytes: packed.wb ?? 0, mask: packed.m ?? [] };
 }

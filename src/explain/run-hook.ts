@@ -1,39 +1,45 @@
 /**
- * How a run feeds the explain index, with a few lines in run.ts, channel-run.ts
- * and shard/dispatch.ts:
+ * How a run feeds its state log and the explain index, with a few lines in run.ts,
+ * channel-run.ts and shard/dispatch.ts:
  *
  *   dispatch ── product(entry) ... close(until) ┐  (catalogue order)
- *   ChannelRun i ── item/excluded/failed ───────┼─> pending products ─> index rows, in order
- *                                               │   (a product is written once every channel said)
- *   run.ts ── commit(entries) / abort() ────────┘   ─> and to the row cache (src/rowcache/), if any
+ *   ChannelRun i ── item/excluded/failed ───────┼─> pending products ─> in order, once every channel said:
+ *                                               │     the state log's line (src/rowcache/record.ts)
+ *   run.ts ── commit(entries) / abort() ────────┘     ─> the index's keys, pointing at that line
  *
  * Every channel sees the products in catalogue order, but a channel that processes
  * images says what it did only when the images are ready; so a product waits here
  * until every channel has spoken. The image FIFO is bounded, so this queue is too.
- * A channel that fails stops speaking: its outcomes are left empty.
+ * A channel that fails stops speaking: its outcomes are left empty (null).
+ *
+ * Each outcome is packed once (entry.ts Outcome) and kept in the log only: the index
+ * holds a product's keys (id, codes, name words) and where its line is, so the same
+ * outcome is not packed, serialized and stored twice.
  */
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { crashPoint } from "../publish/crash-point.js";
 import { fileIdentity } from "../publish/file-identity.js";
 import type { Logger } from "../log.js";
 import type { ChannelEntry } from "../publish/manifest.js";
 import type { Reason } from "../mapping/reasons.js";
-import { type ChannelOutcome, type IndexProduct, type ItemCopy, packOutcome, type PackedOutcome } from "./entry.js";
+import { excludedOutcome, type IndexProduct, type ItemCopy, itemOutcome, type Outcome } from "./entry.js";
 import { explainFile, ExplainIndexWriter } from "./store.js";
+import type { LinePosition } from "../rowcache/file.js";
 
 /** What a ChannelRun tells the index. */
 export interface ChannelSink {
   item(offset: number, bytes: number, warnings: readonly Reason<string>[], fallbacks: Record<string, string>, copy: ItemCopy): void;
   excluded(reasons: readonly Reason<string>[], reportBytes: number): void;
-  /** A product whose lines a refresh copied (src/rowcache/): its outcome already packed as the index keeps it. */
-  copied(packed: PackedOutcome): void;
+  /** A product whose lines a refresh copied (src/rowcache/): its outcome as recorded, with the row's new offset. */
+  copied(outcome: Outcome): void;
   failed(): void;
 }
 
-/** Who else hears of every product once every channel has spoken: the row cache's writer. */
+/** Who writes the state log (src/rowcache/record.ts): told of every product once every channel has spoken. */
 export interface ProductListener {
-  /** `recorded`: the product's entry as the last run recorded it, when its lines were copied (src/rowcache/reuse.ts). */
-  add(product: IndexProduct, ordinal: number, until: number, outcomes: readonly (ChannelOutcome | undefined)[], recorded?: string): void;
+  /** `offer`: the offer fingerprint recorded for a copied product. Returns where the product's line is, undefined when the log is not written. */
+  add(product: IndexProduct, ordinal: number, until: number, outcomes: Outcome[], offer?: string): LinePosition | undefined;
 }
 
 interface Pending {
@@ -41,10 +47,9 @@ interface Pending {
   /** The product's line number in the run's source (0-based), and until when its rows stay right (mapping/clock.ts). */
   ordinal: number;
   until: number;
-  recorded: string | undefined;
-  outcomes: (ChannelOutcome | undefined)[];
-  /** Outcomes of copied lines, packed already (a refresh's product gives these, and `recorded`). */
-  packed?: (PackedOutcome | undefined)[];
+  /** A copied product's offer fingerprint, as recorded. */
+  offer: string | undefined;
+  outcomes: Outcome[];
   /** Channels still to speak, plus one until the product is closed (its horizon known). */
   waiting: number;
 }
@@ -60,7 +65,7 @@ export class ExplainHook {
   private listener: ProductListener | undefined;
 
   private constructor(
-    private writer: ExplainIndexWriter,
+    private readonly writer: ExplainIndexWriter,
     private readonly file: string,
     private readonly channels: number,
     private readonly logger: Logger,
@@ -85,37 +90,19 @@ export class ExplainHook {
     }
   }
 
-  /**
-   * Before any product: this run gives the same products in the same order as the run
-   * `startedAt` (a refresh that copies rows), so the index is that run's copy with new
-   * outcomes. false (and a full index) when the last index is not that run's.
-   */
-  async copyLast(startedAt: string, products: number): Promise<boolean> {
-    if (!ExplainIndexWriter.isOfRun(this.file, startedAt, products)) return false;
-    // The copy is built at the fresh writer's temporary name: that one goes first.
-    await this.writer.abort();
-    try {
-      this.writer = await ExplainIndexWriter.copying(this.file);
-      return true;
-    } catch (error) {
-      this.logger.warn("explain index not copied, written in full", { error: (error as Error).message });
-      this.writer = await ExplainIndexWriter.create(this.file);
-      return false;
-    }
-  }
-
   listen(listener: ProductListener): void {
     this.listener = listener;
   }
 
   /**
    * The next product of the stream, before any channel speaks of it: `ordinal`, its line in the
-   * source; `until`, its rows' horizon when known (a worker mapped it), else close() gives it.
+   * source; `until`, its rows' horizon when known (a worker mapped it), else close() gives it;
+   * `offer`, a copied product's recorded offer fingerprint.
    */
-  product(product: IndexProduct, ordinal: number, until?: number, recorded?: string): void {
+  product(product: IndexProduct, ordinal: number, until?: number, offer?: string): void {
     let waiting = until === undefined ? 1 : 0;
     for (const d of this.dead) if (!d) waiting++;
-    this.pending.push({ product, ordinal, until: until ?? Infinity, recorded, outcomes: new Array<ChannelOutcome | undefined>(this.channels), waiting });
+    this.pending.push({ product, ordinal, until: until ?? Infinity, offer, outcomes: new Array<Outcome>(this.channels).fill(null), waiting });
     this.drain();
   }
 
@@ -130,9 +117,9 @@ export class ExplainHook {
 
   channel(index: number): ChannelSink {
     return {
-      item: (offset, bytes, warnings, fallbacks, copy) => this.speak(index, { kind: "item", offset, bytes, warnings, fallbacks, ...copy }),
-      excluded: (reasons, reportBytes) => this.speak(index, { kind: "excluded", reasons, reportBytes }),
-      copied: (packed) => this.speak(index, undefined, packed),
+      item: (offset, bytes, warnings, fallbacks, copy) => this.speak(index, itemOutcome(offset, bytes, warnings, fallbacks, copy)),
+      excluded: (reasons, reportBytes) => this.speak(index, excludedOutcome(reasons, reportBytes)),
+      copied: (outcome) => this.speak(index, outcome),
       failed: () => {
         if (this.dead[index]) return;
         this.dead[index] = true;
@@ -142,26 +129,26 @@ export class ExplainHook {
     };
   }
 
-  private speak(index: number, outcome: ChannelOutcome | undefined, packed?: PackedOutcome): void {
+  private speak(index: number, outcome: Outcome): void {
     if (this.dead[index]) return;
     const entry = this.pending[this.cursor[index]!++ - this.base];
     if (!entry) return;
     entry.outcomes[index] = outcome;
-    if (packed !== undefined) (entry.packed ??= new Array<PackedOutcome | undefined>(this.channels))[index] = packed;
     entry.waiting--;
     this.drain();
   }
 
-  /** Writes the products every channel has spoken of, in order. */
+  /** Logs and indexes the products every channel has spoken of, in order. */
   private drain(): void {
     while (this.pending.length > 0 && this.pending[0]!.waiting <= 0) {
       const entry = this.pending.shift()!;
       this.base++;
-      this.listener?.add(entry.product, entry.ordinal, entry.until, entry.outcomes, entry.recorded);
+      const line = this.listener?.add(entry.product, entry.ordinal, entry.until, entry.outcomes, entry.offer);
       if (this.failure) continue;
       try {
-        const { packed } = entry;
-        this.writer.add(entry.product, entry.outcomes.map((outcome, i) => packed?.[i] ?? packOutcome(outcome)));
+        // The index points into the log: without its line, the product cannot be explained.
+        if (!line) throw new Error("the state log (rows.ndjson) it points into was not written");
+        this.writer.add(entry.product, line);
       } catch (error) {
         this.failure = error as Error;
         this.logger.warn("explain index not written", { error: this.failure.message });
@@ -174,10 +161,21 @@ export class ExplainHook {
    * After every channel was published (or not): the index names each channel's file, its digest and,
    * once published, its identity on disk, so that explain reads rows from that very file only.
    */
-  async commit(outputDir: string, startedAt: string, entries: readonly ChannelEntry[]): Promise<void> {
+  /**
+   * Every product still pending is logged and indexed; then `log()` commits the state log and gives
+   * its digest, which the index records: explain uses the index with that very log only.
+   */
+  async commit(outputDir: string, startedAt: string, entries: readonly ChannelEntry[], log: () => Promise<string | undefined>): Promise<void> {
     for (const entry of this.pending) entry.waiting = 0;
     this.drain();
-    if (this.failure) return this.writer.abort();
+    const digest = await log();
+    // A test hook: a kill here leaves this run's log beside the last run's index (store.ts refuses the pair).
+    crashPoint("state-log");
+    if (!this.failure && digest === undefined) {
+      this.failure = new Error("the state log (rows.ndjson) it points into was not written");
+      this.onFailure(this.failure);
+    }
+    if (this.failure || digest === undefined) return this.writer.abort();
     try {
       const channels = await Promise.all(
         entries.map(async (e) => ({
@@ -185,7 +183,7 @@ export class ExplainHook {
           ...(e.published === true ? await fileIdentity(join(outputDir, e.file)).then((identity) => ({ identity }), () => ({})) : {}),
         })),
       );
-      await this.writer.commit({ startedAt, channels });
+      await this.writer.commit({ startedAt, channels }, digest);
     } catch (error) {
       this.logger.warn("explain index not written", { error: (error as Error).message });
       this.onFailure(error as Error);

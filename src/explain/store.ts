@@ -1,26 +1,29 @@
 /**
- * output/state/explain.sqlite: what the last run did with every product, for
- * `pharmafeed explain` and the status page's search. One row per product (its
- * codes, names, brand), its packed outcomes (one per channel) in a table of their
- * own, a table of codes (14-digit keys) and a word index of the names (FTS5, one
- * column per language).
+ * output/state/explain.sqlite: how `pharmafeed explain` and the status page's search
+ * find a product of the last run. One row per product (its id, codes, names, brand,
+ * and where its line is in the run's state log), a table of codes (14-digit keys) and
+ * a word index of the names (FTS5, one column per language).
  *
- * The outcomes stand apart because a refresh that copies rows (src/rowcache/)
- * maps the same products as the last run, in the same order: it copies the last
- * index and writes the outcomes only (their row offsets moved), instead of
- * indexing every name again (~25 us per product, most of such a refresh).
+ * What each channel did with the product is not stored here: it is the state log's
+ * line (output/state/rows.ndjson, src/rowcache/file.ts), written once for a refresh
+ * and for explain alike. The index records the log's digest; a reader checks that the
+ * log beside it is that very one (every byte against its digest) before reading any
+ * outcome, and that the line it points at is the product's.
  *
  * Written in transactions of BATCH products, so memory stays flat however many
  * products a run has; the lookup indexes are built once at the end (faster than
  * keeping them up to date row by row). Built beside and renamed into place by
  * store/sqlite.ts: a reader sees the previous run's index or this one's.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { PharmafeedError } from "../errors.js";
 import type { FileIdentity } from "../publish/file-identity.js";
+import { type LinePosition, ROWS_FILE, RowsReader } from "../rowcache/file.js";
 import { buildStore, openStore, STATE_DIR, storeMeta, type Db, type StoreBuilder } from "../store/sqlite.js";
-import type { IndexProduct, PackedOutcome } from "./entry.js";
+import type { IndexProduct, Outcome } from "./entry.js";
 
-export const EXPLAIN_KIND = { name: "explain", version: 2 };
+/** Version 3: outcomes moved to the state log; an index of version 2 is not used (the next run writes one). */
+export const EXPLAIN_KIND = { name: "explain", version: 3 };
 export const EXPLAIN_FILE = "explain.sqlite";
 
 export function explainFile(outputDir: string): string {
@@ -58,7 +61,7 @@ export interface IndexChannel {
 export interface IndexRunMeta {
   startedAt: string;
   channels: IndexChannel[];
-  /** Products indexed (a copy for a refresh checks it, see ExplainIndexWriter.copying). */
+  /** Products indexed. */
   products?: number;
 }
 
@@ -66,27 +69,17 @@ export class ExplainIndexWriter {
   private inBatch = 0;
   private pid = 0;
   private readonly insertProduct;
-  private readonly insertOutcomes;
   private readonly insertCode;
   private readonly insertNames;
   private readonly begin;
   private readonly commitTx;
 
-  /** `copied`: the products, codes and words are a copy of the last index (only outcomes are added). */
-  private constructor(
-    private readonly builder: StoreBuilder,
-    private readonly copied: boolean,
-  ) {
+  private constructor(private readonly builder: StoreBuilder) {
     const db = builder.db;
-    if (copied) db.exec("DELETE FROM outcomes");
-    else {
-      db.exec(`CREATE TABLE products (id TEXT NOT NULL, gtin TEXT, cip13 TEXT, brand TEXT, names TEXT NOT NULL);
-        CREATE TABLE outcomes (pid INTEGER PRIMARY KEY, outcomes TEXT NOT NULL);
-        CREATE TABLE codes (code TEXT NOT NULL, pid INTEGER NOT NULL);
-        CREATE VIRTUAL TABLE name_words USING fts5(${NAME_COLUMNS.join(", ")}, content='', detail=column, tokenize='unicode61 remove_diacritics 2');`);
-    }
-    this.insertProduct = db.prepare("INSERT INTO products (rowid, id, gtin, cip13, brand, names) VALUES (?, ?, ?, ?, ?, ?)");
-    this.insertOutcomes = db.prepare("INSERT INTO outcomes (pid, outcomes) VALUES (?, ?)");
+    db.exec(`CREATE TABLE products (id TEXT NOT NULL, gtin TEXT, cip13 TEXT, brand TEXT, names TEXT NOT NULL, line_at INTEGER NOT NULL, line_bytes INTEGER NOT NULL);
+      CREATE TABLE codes (code TEXT NOT NULL, pid INTEGER NOT NULL);
+      CREATE VIRTUAL TABLE name_words USING fts5(${NAME_COLUMNS.join(", ")}, content='', detail=column, tokenize='unicode61 remove_diacritics 2');`);
+    this.insertProduct = db.prepare("INSERT INTO products (rowid, id, gtin, cip13, brand, names, line_at, line_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
     this.insertCode = db.prepare("INSERT INTO codes (code, pid) VALUES (?, ?)");
     this.insertNames = db.prepare(`INSERT INTO name_words (rowid, ${NAME_COLUMNS.join(", ")}) VALUES (?, ?, ?, ?, ?, ?)`);
     this.begin = db.prepare("BEGIN");
@@ -94,42 +87,18 @@ export class ExplainIndexWriter {
   }
 
   static async create(file: string): Promise<ExplainIndexWriter> {
-    return new ExplainIndexWriter(await buildStore(file, EXPLAIN_KIND), false);
+    return new ExplainIndexWriter(await buildStore(file, EXPLAIN_KIND));
   }
 
-  /**
-   * The next index as a copy of the last one, for a run that gives the same products in the
-   * same order (a refresh, src/rowcache/; check isOfRun() first): add() then writes outcomes only.
-   * It is built at the same temporary name as create()'s: one writer per file at a time.
-   */
-  static async copying(file: string): Promise<ExplainIndexWriter> {
-    return new ExplainIndexWriter(await buildStore(file, EXPLAIN_KIND, {}, { copyOf: file }), true);
-  }
-
-  /** Whether the index at `file` is the one of the run `startedAt`, with `products` products (ExplainIndexWriter.copying()). */
-  static isOfRun(file: string, startedAt: string, products: number): boolean {
-    let last: ExplainIndex | undefined;
-    try {
-      last = ExplainIndex.open(file);
-    } catch {
-      return false;
-    }
-    const meta = last?.meta;
-    last?.close();
-    return meta?.startedAt === startedAt && meta.products === products;
-  }
-
-  add(product: IndexProduct, outcomes: readonly PackedOutcome[]): void {
+  /** A product and where its line is in the state log. */
+  add(product: IndexProduct, line: LinePosition): void {
     if (this.inBatch === 0) this.begin.run();
     const pid = ++this.pid;
-    this.insertOutcomes.run(pid, JSON.stringify(outcomes));
-    if (!this.copied) {
-      this.insertProduct.run(pid, product.id, product.gtin ?? null, product.cip13 ?? null, product.brand ?? null, JSON.stringify(product.names));
-      for (const code of product.codes) this.insertCode.run(code, pid);
-      const columns: Record<NameColumn, string[]> = { fr: [], nl: [], en: [], de: [], other: [] };
-      for (const [locale, name] of Object.entries(product.names)) columns[nameColumn(locale)].push(name);
-      this.insertNames.run(pid, ...NAME_COLUMNS.map((c) => (columns[c].length > 0 ? columns[c].join(" ") : null)));
-    }
+    this.insertProduct.run(pid, product.id, product.gtin ?? null, product.cip13 ?? null, product.brand ?? null, JSON.stringify(product.names), line.at, line.bytes);
+    for (const code of product.codes) this.insertCode.run(code, pid);
+    const columns: Record<NameColumn, string[]> = { fr: [], nl: [], en: [], de: [], other: [] };
+    for (const locale in product.names) columns[nameColumn(locale)].push(product.names[locale]!);
+    this.insertNames.run(pid, ...NAME_COLUMNS.map((c) => (columns[c].length > 0 ? columns[c].join(" ") : null)));
     if (++this.inBatch === BATCH) this.flush();
   }
 
@@ -139,12 +108,14 @@ export class ExplainIndexWriter {
     this.inBatch = 0;
   }
 
-  /** Builds the lookup indexes, records the run's channels and renames the file into place. */
-  async commit(meta: IndexRunMeta): Promise<void> {
+  /** Builds the lookup indexes, records the run's channels and the state log's digest, and renames the file into place. */
+  async commit(meta: IndexRunMeta, logDigest: string): Promise<void> {
     this.flush();
     const db = this.builder.db;
-    db.exec("CREATE INDEX IF NOT EXISTS products_id ON products (id); CREATE INDEX IF NOT EXISTS codes_code ON codes (code);");
-    db.prepare("INSERT OR REPLACE INTO pharmafeed_store (key, value) VALUES (?, ?)").run("run", JSON.stringify({ ...meta, products: this.pid }));
+    db.exec("CREATE INDEX products_id ON products (id); CREATE INDEX codes_code ON codes (code);");
+    const put = db.prepare("INSERT OR REPLACE INTO pharmafeed_store (key, value) VALUES (?, ?)");
+    put.run("run", JSON.stringify({ ...meta, products: this.pid }));
+    put.run("log", logDigest);
     await this.builder.commit();
   }
 
@@ -153,14 +124,15 @@ export class ExplainIndexWriter {
   }
 }
 
-/** A product row as read back. */
+/** A product row as read back, with its outcomes from the state log. */
 export interface IndexRow {
   id: string;
   gtin: string | undefined;
   cip13: string | undefined;
   brand: string | undefined;
   names: Record<string, string>;
-  outcomes: PackedOutcome[];
+  /** Per channel of meta.channels. */
+  outcomes: Outcome[];
 }
 
 interface RawRow {
@@ -169,17 +141,11 @@ interface RawRow {
   cip13: string | null;
   brand: string | null;
   names: string;
-  outcomes: string;
+  line_at: number;
+  line_bytes: number;
 }
 
-const toRow = (r: RawRow): IndexRow => ({
-  id: r.id,
-  gtin: r.gtin ?? undefined,
-  cip13: r.cip13 ?? undefined,
-  brand: r.brand ?? undefined,
-  names: JSON.parse(r.names) as Record<string, string>,
-  outcomes: JSON.parse(r.outcomes) as PackedOutcome[],
-});
+const COLUMNS = "p.id, p.gtin, p.cip13, p.brand, p.names, p.line_at, p.line_bytes";
 
 /** FTS5 query of the words: each one a quoted prefix, all required. Quotes inside words are doubled. */
 export function wordsQuery(words: string, column?: NameColumn): string | undefined {
@@ -192,34 +158,62 @@ export function wordsQuery(words: string, column?: NameColumn): string | undefin
   return column === undefined ? body : `{${column}} : (${body})`;
 }
 
-/** The index of the last run, read-only. */
+/** The index of the last run, read-only, with the state log its outcomes are read from. */
 export class ExplainIndex {
   readonly meta: IndexRunMeta;
   readonly createdAt: string;
 
-  private constructor(private readonly db: Db) {
+  private constructor(
+    private readonly db: Db,
+    private readonly log: RowsReader,
+  ) {
     const meta = storeMeta(db);
     this.meta = JSON.parse(meta.run ?? '{"startedAt":"","channels":[]}') as IndexRunMeta;
     this.createdAt = meta.createdAt ?? "";
   }
 
-  /** undefined when no run wrote an index yet. */
+  /**
+   * undefined when no run wrote an index yet. Throws STORE_INVALID when the state log beside it is
+   * missing, damaged or another run's (a run killed between the two, a file edited): every byte of
+   * the log is checked against its digest and that digest against the one the index recorded.
+   */
   static open(file: string): ExplainIndex | undefined {
     const db = openStore(file, EXPLAIN_KIND);
-    return db && new ExplainIndex(db);
+    if (!db) return undefined;
+    const recorded = storeMeta(db).log;
+    const opened = RowsReader.open(join(dirname(file), ROWS_FILE));
+    const why = "reason" in opened ? opened.reason : opened.reader.trailer.digest !== recorded ? `${join(dirname(file), ROWS_FILE)} is not the state log the index was written with (a run stopped between the two, or a file replaced)` : undefined;
+    if (why !== undefined) {
+      db.close();
+      if (!("reason" in opened)) opened.reader.close();
+      throw new PharmafeedError("STORE_INVALID", `the explain index cannot be used: ${why}; the next run writes both again`, { context: { file } });
+    }
+    return new ExplainIndex(db, (opened as { reader: RowsReader }).reader);
+  }
+
+  /** The row with its outcomes read from the log; a line that is not this product's is refused. */
+  private toRow(r: RawRow): IndexRow {
+    const entry = this.log.lineAt({ at: r.line_at, bytes: r.line_bytes });
+    if (entry?.p?.id !== r.id || !Array.isArray(entry.c)) throw new PharmafeedError("STORE_INVALID", `the explain index cannot be used: its state log's line for ${r.id} is not that product's; the next run writes both again`);
+    return {
+      id: r.id,
+      gtin: r.gtin ?? undefined,
+      cip13: r.cip13 ?? undefined,
+      brand: r.brand ?? undefined,
+      names: JSON.parse(r.names) as Record<string, string>,
+      outcomes: entry.c,
+    };
   }
 
   byId(id: string): IndexRow | undefined {
-    const row = this.db.prepare("SELECT p.id, p.gtin, p.cip13, p.brand, p.names, o.outcomes FROM products p JOIN outcomes o ON o.pid = p.rowid WHERE p.id = ? LIMIT 1").get(id) as RawRow | undefined;
-    return row && toRow(row);
+    const row = this.db.prepare(`SELECT ${COLUMNS} FROM products p WHERE p.id = ? LIMIT 1`).get(id) as RawRow | undefined;
+    return row && this.toRow(row);
   }
 
   /** Products carrying this code (a 14-digit key). */
   byCode(key: string): IndexRow[] {
-    const rows = this.db
-      .prepare("SELECT p.id, p.gtin, p.cip13, p.brand, p.names, o.outcomes FROM codes c JOIN products p ON p.rowid = c.pid JOIN outcomes o ON o.pid = p.rowid WHERE c.code = ? LIMIT 50")
-      .all(key) as RawRow[];
-    return rows.map(toRow);
+    const rows = this.db.prepare(`SELECT ${COLUMNS} FROM codes c JOIN products p ON p.rowid = c.pid WHERE c.code = ? LIMIT 50`).all(key) as RawRow[];
+    return rows.map((r) => this.toRow(r));
   }
 
   /**
@@ -231,13 +225,12 @@ export class ExplainIndex {
     const query = wordsQuery(words, column);
     if (query === undefined) return { total: 0, rows: [] };
     const total = (this.db.prepare("SELECT count(*) AS n FROM name_words WHERE name_words MATCH ?").get(query) as { n: number }).n;
-    const rows = this.db
-      .prepare("SELECT p.id, p.gtin, p.cip13, p.brand, p.names, o.outcomes FROM name_words n JOIN products p ON p.rowid = n.rowid JOIN outcomes o ON o.pid = p.rowid WHERE name_words MATCH ? LIMIT ?")
-      .all(query, limit) as RawRow[];
-    return { total, rows: rows.map(toRow) };
+    const rows = this.db.prepare(`SELECT ${COLUMNS} FROM name_words n JOIN products p ON p.rowid = n.rowid WHERE name_words MATCH ? LIMIT ?`).all(query, limit) as RawRow[];
+    return { total, rows: rows.map((r) => this.toRow(r)) };
   }
 
   close(): void {
     this.db.close();
+    this.log.close();
   }
 }

@@ -155,16 +155,16 @@ export class ChannelRun {
     if (this.failure) return undefined;
     try {
       this.mapper.countCopied(outcome);
-      // The explain index's packed form straight from the recorded one (packOutcome's shape and key order).
+      // The recorded outcome goes to the state log again (an item's with its row's new offset).
       if ("r" in outcome) {
-        this.explain?.copied({ r: outcome.r });
+        this.explain?.copied(outcome);
         return this.guard(this.report.addBytes(old.reportLine(outcome.rb)));
       }
       if (outcome.wb) this.guard(this.warningsReport.addBytes(old.warningLines(outcome.wb)));
       const row = old.row(outcome.l);
       if (this.sample.length < SAMPLE_ROWS) this.sample.push(row.toString("utf8"));
       const offset = this.written + (this.rows > 0 ? this.separatorBytes : 0);
-      this.explain?.copied({ o: offset, l: outcome.l, ...(outcome.w ? { w: outcome.w } : {}), ...(outcome.f ? { f: outcome.f } : {}) });
+      this.explain?.copied({ ...outcome, o: offset });
       this.written = offset + outcome.l;
       if (this.rows++ > 0 && this.separatorBytes > 0) this.guard(this.out.write(this.mapper.writer.separator));
       return this.guard(this.out.writeBytes(row));

@@ -262,8 +262,6 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       options.reuse === false ? { reason: "--no-reuse" } : !explain ? { reason: "a dry run, or a run whose explain index could not be started, maps every product" } : await planReuse({ outputDir, runs, context, snapshot: source.readSnapshot });
     let workers = 0;
     if ("reader" in plan) {
-      // The same products in the same order as the last run: its explain index, with new outcomes.
-      await explain?.copyLast(plan.reader.trailer.startedAt, plan.reader.trailer.products);
       source.report.reuse = await reuseRows({ reader: plan.reader, snapshot: source.readSnapshot!, outputDir, runs, context, explain, onProducts, reject });
     } else {
       workers = await dispatch({ lines: () => stream.lines(), reject }, runs, context, {
@@ -350,8 +348,8 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       // After the local publish, which never waits on a remote server; the manifest is rewritten with what went out.
       manifest = await pushPublished({ config, outputDir, manifest, ran: entries, logger });
     }
-    await explain?.commit(outputDir, manifest.startedAt, entries);
-    await rows?.commit({ outputDir, runs, entries, context, generation, startedAt: manifest.startedAt });
+    // The state log first, then the index that points into it (and records its digest).
+    await explain?.commit(outputDir, manifest.startedAt, entries, async () => rows?.commit({ outputDir, runs, entries, context, generation, startedAt: manifest.startedAt }));
     // Google's verdicts (src/merchant/) are read after the local publish, which never waits on Google.
     const merchant = await merchantAfterRun({ config, outputDir, logger, dryRun: options.dryRun ?? false, entries, sourceUsed: source.report.used, now: started, ...(options.signal ? { signal: options.signal } : {}) });
     // State that could not be written after the manifest, and a failed read-back: the manifest says so too.

@@ -1,26 +1,28 @@
 /**
- * output/state/rows.ndjson: what the last run did with every product, in the order of
- * its source's lines, for the next refresh to copy instead of map (reuse.ts). One JSON
- * line per product, then one trailer line that says what the lines are valid for
- * (code, snapshot, reference lists, channels and their published files).
+ * output/state/rows.ndjson, the run's state log: what the last run did with every
+ * product, in the order of its source's lines. The next refresh copies from it instead
+ * of mapping (reuse.ts), and explain reads a product's outcomes from it (the explain
+ * index holds only the keys to find a product and where its line is, explain/store.ts).
+ * One JSON line per product, then one trailer line that says what the lines are valid
+ * for (code, snapshot, reference lists, channels and their published files).
  *
  *   run ── ExplainHook ── add(product, outcomes) ─> .rows.ndjson.tmp-<pid> ── commit(trailer) ─> rename
  *
  * Plain lines, written and read in one sequential pass with flat memory: a refresh
- * reads every entry in order, so an indexed store would buy nothing (the snapshot and
- * the explain index are SQLite because they are read by key). Without a trailer (a
- * run killed while writing, a truncated copy) the file is not used.
+ * reads every entry in order, so an indexed store would buy nothing. Without a trailer
+ * (a run killed while writing, a truncated copy), or with entries that do not match its
+ * digest, the file is not used.
  */
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { temporaryPath } from "../publish/atomic-output.js";
 import { STATE_DIR } from "../store/sqlite.js";
-import type { ChannelOutcome, IndexProduct } from "../explain/entry.js";
+import type { IndexProduct, Outcome } from "../explain/entry.js";
 import type { Rejection } from "../catalogue/stream/line.js";
 
 /** Raised whenever the lines or the trailer change meaning: an older file is not used. */
-export const ROWS_VERSION = 1;
+export const ROWS_VERSION = 2;
 export const ROWS_FILE = "rows.ndjson";
 
 export function rowsPath(outputDir: string): string {
@@ -70,11 +72,8 @@ export interface Trailer {
   digest: string;
 }
 
-/** What a channel did with a product, as a refresh copies it. */
-export type EntryOutcome =
-  | { l: number; wb?: number; m?: number[]; w?: [string, string?][]; f?: Record<string, string> }
-  | { r: [string, string?][]; rb: number }
-  | null;
+/** What a channel did with a product (explain/entry.ts): explain and a refresh read the same. */
+export type EntryOutcome = Outcome;
 
 export interface Entry {
   /** The product as the explain index keeps it (id, codes, names, brand). */
@@ -88,20 +87,10 @@ export interface Entry {
   c: EntryOutcome[];
 }
 
-const reasons = (list: readonly { code: string; detail?: string | undefined }[]): [string, string?][] => list.map((r) => (r.detail === undefined ? [r.code] : [r.code, r.detail]));
-
-export function entryOutcome(outcome: ChannelOutcome | undefined): EntryOutcome {
-  if (outcome === undefined) return null;
-  if (outcome.kind === "excluded") return { r: reasons(outcome.reasons), rb: outcome.reportBytes };
-  const packed: EntryOutcome = { l: outcome.bytes };
-  if (outcome.warningBytes > 0) packed.wb = outcome.warningBytes;
-  if (outcome.mask.length > 0) packed.m = [...outcome.mask];
-  if (outcome.warnings.length > 0) packed.w = reasons(outcome.warnings);
-  for (const _ in outcome.fallbacks) {
-    packed.f = outcome.fallbacks;
-    break;
-  }
-  return packed;
+/** Where an entry's line is in the file: the explain index points at it (explain/store.ts). */
+export interface LinePosition {
+  at: number;
+  bytes: number;
 }
 
 const CHUNK = 1 << 20;
@@ -116,6 +105,8 @@ export class RowsWriter {
   private readonly tmp: string;
   private buffer = Buffer.allocUnsafeSlow(CHUNK);
   private used = 0;
+  /** Bytes handed to the file before the buffer's. */
+  private flushed = 0;
   private products = 0;
   private closed = false;
   private readonly hash = createHash("sha256");
@@ -127,43 +118,46 @@ export class RowsWriter {
     this.fd = openSync(this.tmp, "wx", 0o644);
   }
 
-  add(entry: Entry): void {
-    this.addLine(JSON.stringify(entry));
-  }
-
-  /** An entry as JSON text (no newline). */
-  addLine(text: string): void {
-    this.write(text);
+  /** Appends an entry; returns where its line is (without the newline). */
+  add(entry: Entry): LinePosition {
+    const position = this.write(JSON.stringify(entry));
     this.products++;
+    return position;
   }
 
-  private write(text: string): void {
+  private write(text: string): LinePosition {
     // A UTF-16 unit never takes more than 3 bytes in UTF-8.
     const need = text.length * 3 + 1;
     if (this.used + need > this.buffer.length) {
       this.flush();
       if (need > this.buffer.length) this.buffer = Buffer.allocUnsafeSlow(need);
     }
-    this.used += this.buffer.write(text, this.used, "utf8");
+    const at = this.flushed + this.used;
+    const bytes = this.buffer.write(text, this.used, "utf8");
+    this.used += bytes;
     this.buffer[this.used++] = 0x0a;
+    return { at, bytes };
   }
 
   private flush(): void {
     // The trailer, written once the digest is taken, is not part of it.
     if (this.digest === undefined) this.hash.update(this.buffer.subarray(0, this.used));
     for (let at = 0; at < this.used; ) at += writeSync(this.fd, this.buffer, at, this.used - at);
+    this.flushed += this.used;
     this.used = 0;
   }
 
   /** Writes the trailer (the digest of everything before it) and renames the file into place. */
-  commit(trailer: Omit<Trailer, "rowcache" | "products" | "digest">): void {
+  /** Returns the digest of the entries (the trailer's): the explain index records it (explain/store.ts). */
+  commit(trailer: Omit<Trailer, "rowcache" | "products" | "digest">): string {
     this.flush();
-    this.digest = this.hash.digest("base64url");
-    this.write(JSON.stringify({ rowcache: ROWS_VERSION, products: this.products, ...trailer, digest: this.digest }));
+    const digest = (this.digest = this.hash.digest("base64url"));
+    this.write(JSON.stringify({ rowcache: ROWS_VERSION, products: this.products, ...trailer, digest }));
     this.flush();
     closeSync(this.fd);
     this.closed = true;
     renameSync(this.tmp, this.file);
+    return digest;
   }
 
   abort(): void {
@@ -253,6 +247,23 @@ export class RowsReader {
       }
       kept = end - start;
       buffer.copy(buffer, 0, start, end);
+    }
+  }
+
+  /**
+   * The entry whose line is at `position` (explain/store.ts), or undefined when no whole line of
+   * entries is there: a line starts after a newline and ends at one, before the trailer.
+   */
+  lineAt({ at, bytes }: LinePosition): Entry | undefined {
+    if (!Number.isSafeInteger(at) || !Number.isSafeInteger(bytes) || at < 0 || bytes < 2 || at + bytes >= this.trailerAt) return undefined;
+    const from = at === 0 ? 0 : at - 1;
+    const buffer = Buffer.allocUnsafe(at + bytes + 1 - from);
+    if (readSync(this.fd, buffer, 0, buffer.length, from) !== buffer.length) return undefined;
+    if ((at > 0 && buffer[0] !== 0x0a) || buffer[buffer.length - 1] !== 0x0a) return undefined;
+    try {
+      return JSON.parse(buffer.toString("utf8", at - from, buffer.length - 1)) as Entry;
+    } catch {
+      return undefined;
     }
   }
 

@@ -1,21 +1,22 @@
 /**
- * Writes what a run did with every product into the next rows.ndjson (file.ts): told
- * by the explain hook once every channel has spoken of a product, committed with its
- * trailer once the run's files are published (their identities are only known then).
- * A failure here costs the next refresh its speed, never a feed: logged, and the file
- * is not committed.
+ * Writes what a run did with every product into the next rows.ndjson (file.ts), the
+ * state log: told by the explain hook once every channel has spoken of a product (the
+ * hook indexes the line's position), committed with its trailer once the run's files
+ * are published (their identities are only known then). A failure here costs the next
+ * refresh its speed and explain its outcomes, never a feed: logged, and the file is
+ * not committed.
  */
 import { mkdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { Rejection } from "../catalogue/stream/line.js";
-import type { ChannelOutcome, IndexProduct } from "../explain/entry.js";
+import type { IndexProduct } from "../explain/entry.js";
 import type { ProductListener } from "../explain/run-hook.js";
 import type { Logger } from "../log.js";
 import type { MappingContext } from "../mapping/context.js";
 import type { ChannelRun } from "../pipeline/channel-run.js";
 import type { ChannelEntry } from "../publish/manifest.js";
 import { channelFingerprint, codeFingerprint, referenceFingerprint } from "./fingerprint.js";
-import { entryOutcome, fileIdentity, type OutputFile, rowsPath, RowsWriter, type TrailerChannel } from "./file.js";
+import { type EntryOutcome, fileIdentity, type LinePosition, type OutputFile, rowsPath, RowsWriter, type TrailerChannel } from "./file.js";
 
 export interface RecordCommit {
   outputDir: string;
@@ -53,16 +54,20 @@ export class RowsRecorder implements ProductListener {
     }
   }
 
-  add(product: IndexProduct, ordinal: number, until: number, outcomes: readonly (ChannelOutcome | undefined)[], recorded?: string): void {
-    if (this.failure) return;
+  /** `offer`: the product's offer fingerprint when known (a copied product's, as recorded). Returns where its line is; undefined once failed. */
+  add(product: IndexProduct, ordinal: number, until: number, outcomes: EntryOutcome[], offer?: string): LinePosition | undefined {
+    if (this.failure) return undefined;
     try {
-      // A copied product's entry is the same as last time: written as it was read.
-      if (recorded !== undefined) return this.writer.addLine(recorded);
-      const offer = this.context.offers ? this.context.offers.fingerprint(product.id, product.codes) : "";
-      this.writer.add({ p: product, n: ordinal, o: offer, ...(until === Infinity ? {} : { u: until }), c: outcomes.map(entryOutcome) });
+      const o = offer ?? (this.context.offers ? this.context.offers.fingerprint(product.id, product.codes) : "");
+      return this.writer.add(until === Infinity ? { p: product, n: ordinal, o, c: outcomes } : { p: product, n: ordinal, o, u: until, c: outcomes });
     } catch (error) {
       this.fail(error);
+      return undefined;
     }
+  }
+
+  get failed(): boolean {
+    return this.failure !== undefined;
   }
 
   /** A line of the source refused as a record: a refresh that reads no lines says it again. */
@@ -77,8 +82,9 @@ export class RowsRecorder implements ProductListener {
     this.writer.abort();
   }
 
-  async commit({ outputDir, runs, entries, context, generation, startedAt }: RecordCommit): Promise<void> {
-    if (this.failure) return;
+  /** Returns the entries' digest (the explain index records it), undefined when the file was not written. */
+  async commit({ outputDir, runs, entries, context, generation, startedAt }: RecordCommit): Promise<string | undefined> {
+    if (this.failure) return undefined;
     try {
       const channels: TrailerChannel[] = [];
       for (const [i, run] of runs.entries()) {
@@ -101,7 +107,7 @@ export class RowsRecorder implements ProductListener {
             : {}),
         });
       }
-      this.writer.commit({
+      return this.writer.commit({
         startedAt,
         code: codeFingerprint(),
         ...(generation ? { snapshot: generation } : {}),
@@ -113,6 +119,7 @@ export class RowsRecorder implements ProductListener {
       });
     } catch (error) {
       this.fail(error);
+      return undefined;
     }
   }
 

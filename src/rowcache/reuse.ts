@@ -5,7 +5,7 @@
  * offer changed or its horizon (a sale starting or ending, an official deletion, see
  * mapping/clock.ts) has come. Those products are mapped again (their snapshot line
  * read by number); every other product's row, report and warnings lines are copied
- * from the last run's files, and counted and indexed as if mapped:
+ * from the last run's files, and counted, logged and indexed as if mapped:
  *
  *   rows.ndjson entry ─┬─ same offer, before horizon ─> copy row + report lines (old-outputs.ts)
  *                      └─ otherwise ─> snapshot.line(n) ─> map in this thread (as dispatch does)
@@ -88,13 +88,13 @@ export async function reuseRows(r: ReuseRun): Promise<{ reused: number; mapped: 
   let mapped = 0;
   let last = -1;
   try {
-    for (const { entry, text } of reader.entries()) {
+    for (const { entry } of reader.entries()) {
       // The digest vouches for the entries; this says so where a fault would otherwise cut rows at wrong offsets.
       if (!(entry.n > last)) throw new PharmafeedError("STORE_INVALID", `${rowsPath(r.outputDir)}: entries out of order at line ${entry.n + 1}: run generate --no-reuse`);
       last = entry.n;
       const offer = context.offers ? context.offers.fingerprint(entry.p.id, entry.p.codes) : "";
       if (offer === entry.o && (entry.u === undefined || context.clock.now < entry.u) && entry.c.length === runs.length && !entry.c.includes(null)) {
-        r.explain?.product(entry.p, entry.n, entry.u ?? Infinity, text);
+        r.explain?.product(entry.p, entry.n, entry.u ?? Infinity, entry.o);
         for (let i = 0; i < runs.length; i++) {
           const pending = runs[i]!.addCopied(entry.c[i]!, old[i]!);
           if (pending) await pending;

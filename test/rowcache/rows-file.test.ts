@@ -16,7 +16,7 @@ const trailer: Omit<Trailer, "rowcache" | "products" | "digest"> = { startedAt: 
 
 function entry(k: number): Entry {
   // Names long enough that lines cross the reader's 1 MiB window, some with multi-byte characters.
-  return { p: { id: `P${k}`, codes: [], gtin: undefined, cip13: undefined, names: { fr: `Crème n°${k} ${"x".repeat(k % 3000)}` }, brand: "B" }, n: k, o: "", c: [{ l: k }, { r: [["NO_PRICE"]], rb: 20 }, null] };
+  return { p: { id: `P${k}`, codes: [], gtin: undefined, cip13: undefined, names: { fr: `Crème n°${k} ${"x".repeat(k % 3000)}` }, brand: "B" }, n: k, o: "", c: [{ o: k * 7, l: k }, { r: [["NO_PRICE"]], rb: 20 }, null] };
 }
 
 function write(count: number): Entry[] {

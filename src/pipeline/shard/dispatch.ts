@@ -52,7 +52,7 @@ export interface DispatchOptions {
   /** Valid products handed to the channels so far (progress). */
   onProducts(count: number): void;
   /** The explain index: told of every valid product before the channels map it (its line among the source's, and its rows' horizon when known), closed after. */
-  explain?: { product(entry: IndexProduct, ordinal: number, until?: number, recorded?: string): void; close(until: number): void };
+  explain?: { product(entry: IndexProduct, ordinal: number, until?: number, offer?: string): void; close(until: number): void };
 }
 
 /** The offers travel as SharedArrayBuffers: every worker reads the main thread's index, none gets a copy. */

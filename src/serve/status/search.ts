@@ -3,6 +3,8 @@ import type { ChannelMapping } from "../../mapping/settings.js";
 import { explain, type ChannelAnswer, type ExplainAnswer } from "../../explain/explain.js";
 import { ExplainIndex, explainFile } from "../../explain/store.js";
 import { escapeHtml as e } from "../html.js";
+import { isPharmafeedError } from "../../errors.js";
+import { details } from "./_time.js";
 import { WORDS, type Language } from "./i18n.js";
 import { reasonWords } from "./reason-words.js";
 
@@ -67,12 +69,17 @@ export async function searchIndex(
   lang: Language,
   online: OnlineSince = new Map(),
 ): Promise<string | undefined> {
-  const index = ExplainIndex.open(explainFile(outputReal));
-  if (!index) return undefined;
+  let index: ExplainIndex | undefined;
   try {
+    index = ExplainIndex.open(explainFile(outputReal));
+    if (!index) return undefined;
     const answer = await explain({ index, outputDir: outputReal, channels, query, limit: SHOWN, sourceFilter: {} });
     return renderAnswer(answer, lang, online);
+  } catch (error) {
+    // An index whose state log is not its own (or damaged) answers nothing rather than another product's outcomes.
+    if (!isPharmafeedError(error, "STORE_INVALID")) throw error;
+    return `<p>${e(WORDS[lang].indexUnusable)}</p>${details("STORE_INVALID", error.message)}`;
   } finally {
-    index.close();
+    index?.close();
   }
 }
