@@ -70,6 +70,7 @@ const hook =
           item: (offset, bytes, warnings, fallbacks, copy) => void (line!.outcomes[i] = itemOutcome(offset, bytes, warnings, fallbacks, copy)),
           excluded: (reasons, reportBytes) => void (line!.outcomes[i] = excludedOutcome(reasons, reportBytes)),
           copied: (outcome) => void (line!.outcomes[i] = outcome),
+          text: (outcome) => void (line!.outcomes[i] = JSON.parse(outcome) as Outcome),
           failed: () => undefined,
         }),
         commit: async () => {
@@ -82,7 +83,7 @@ const hook =
 // The run's state log, which the index points into (a run's RowsRecorder, less the offers and the trailer's facts).
 await mkdir(join(dir, "state"), { recursive: true });
 const log = mode === "ndjson" ? undefined : new RowsWriter(rowsPath(dir));
-if (log && hook instanceof ExplainHook) hook.listen({ add: (p, n, _until, c) => log.add({ p, n, o: "", c }) });
+if (log && hook instanceof ExplainHook) hook.listen({ add: (p, n, _until, c) => log.addLine(`{"p":${JSON.stringify(p)},"n":${n},"o":"","c":[${c.join(",")}]}`) });
 const sinks = CHANNELS.map((_, i) => hook.channel(i));
 const offsets = CHANNELS.map(() => 1000);
 const started = performance.now();

@@ -12,9 +12,10 @@
  * until every channel has spoken. The image FIFO is bounded, so this queue is too.
  * A channel that fails stops speaking: its outcomes are left empty (null).
  *
- * Each outcome is packed once (entry.ts Outcome) and kept in the log only: the index
- * holds a product's keys (id, codes, name words) and where its line is, so the same
- * outcome is not packed, serialized and stored twice.
+ * Each outcome is packed once (entry.ts Outcome), as its JSON text (a worker sends it
+ * so), and kept in the log only: the index holds a product's keys (id, codes, name
+ * words) and where its line is, so the same outcome is not packed, serialized and
+ * stored twice.
  */
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -33,13 +34,15 @@ export interface ChannelSink {
   excluded(reasons: readonly Reason<string>[], reportBytes: number): void;
   /** A product whose lines a refresh copied (src/rowcache/): its outcome as recorded, with the row's new offset. */
   copied(outcome: Outcome): void;
+  /** An outcome as its JSON text, offset set (a worker's, see entry.ts withOffset). */
+  text(outcome: string): void;
   failed(): void;
 }
 
 /** Who writes the state log (src/rowcache/record.ts): told of every product once every channel has spoken. */
 export interface ProductListener {
   /** `offer`: the offer fingerprint recorded for a copied product. Returns where the product's line is, undefined when the log is not written. */
-  add(product: IndexProduct, ordinal: number, until: number, outcomes: Outcome[], offer?: string): LinePosition | undefined;
+  add(product: IndexProduct, ordinal: number, until: number, outcomes: readonly string[], offer?: string): LinePosition | undefined;
 }
 
 interface Pending {
@@ -49,7 +52,8 @@ interface Pending {
   until: number;
   /** A copied product's offer fingerprint, as recorded. */
   offer: string | undefined;
-  outcomes: Outcome[];
+  /** Per channel, its outcome's JSON text ("null": the channel failed). */
+  outcomes: string[];
   /** Channels still to speak, plus one until the product is closed (its horizon known). */
   waiting: number;
 }
@@ -102,7 +106,7 @@ export class ExplainHook {
   product(product: IndexProduct, ordinal: number, until?: number, offer?: string): void {
     let waiting = until === undefined ? 1 : 0;
     for (const d of this.dead) if (!d) waiting++;
-    this.pending.push({ product, ordinal, until: until ?? Infinity, offer, outcomes: new Array<Outcome>(this.channels).fill(null), waiting });
+    this.pending.push({ product, ordinal, until: until ?? Infinity, offer, outcomes: new Array<string>(this.channels).fill("null"), waiting });
     this.drain();
   }
 
@@ -117,9 +121,10 @@ export class ExplainHook {
 
   channel(index: number): ChannelSink {
     return {
-      item: (offset, bytes, warnings, fallbacks, copy) => this.speak(index, itemOutcome(offset, bytes, warnings, fallbacks, copy)),
-      excluded: (reasons, reportBytes) => this.speak(index, excludedOutcome(reasons, reportBytes)),
-      copied: (outcome) => this.speak(index, outcome),
+      item: (offset, bytes, warnings, fallbacks, copy) => this.speak(index, JSON.stringify(itemOutcome(offset, bytes, warnings, fallbacks, copy))),
+      excluded: (reasons, reportBytes) => this.speak(index, JSON.stringify(excludedOutcome(reasons, reportBytes))),
+      copied: (outcome) => this.speak(index, JSON.stringify(outcome)),
+      text: (outcome) => this.speak(index, outcome),
       failed: () => {
         if (this.dead[index]) return;
         this.dead[index] = true;
@@ -129,7 +134,7 @@ export class ExplainHook {
     };
   }
 
-  private speak(index: number, outcome: Outcome): void {
+  private speak(index: number, outcome: string): void {
     if (this.dead[index]) return;
     const entry = this.pending[this.cursor[index]!++ - this.base];
     if (!entry) return;

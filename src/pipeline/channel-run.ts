@@ -27,7 +27,7 @@ import { ImagePipeline, type ChannelImages, type ImageOutcome } from "../images/
 import { OrderedQueue } from "../images/queue.js";
 import { addTally, ChannelMapper, type MappedForImages, type MapperSpec, type Tally } from "./channel-mapper.js";
 import { checkSample, SAMPLE_ROWS } from "./sample-check.js";
-import type { PartOutcome } from "../explain/entry.js";
+import { itemBytes, withOffset } from "../explain/entry.js";
 import type { ChannelSink } from "../explain/run-hook.js";
 import type { EntryOutcome } from "../rowcache/file.js";
 import type { OldOutputs } from "../rowcache/old-outputs.js";
@@ -59,8 +59,8 @@ export interface ChannelPart {
   mapped?: MappedForImages[];
   /** The channel failed in the worker (a writer that threw). */
   failed?: string;
-  /** For the explain index: what the channel did with each product of the batch, in order. */
-  explain?: PartOutcome[];
+  /** For the state log: what the channel did with each product of the batch, in order, one outcome's JSON text a line (items at offset 0, see explain/entry.ts). */
+  outcomes?: string;
 }
 
 export interface FinishOptions {
@@ -198,7 +198,7 @@ export class ChannelRun {
     addTally(this.mapper.tally, part.tally);
     for (const row of part.sample) if (this.sample.length < SAMPLE_ROWS) this.sample.push(row);
     const pending: (Promise<void> | undefined)[] = [];
-    if (part.explain && this.explain) this.explainPart(part.explain, this.explain);
+    if (part.outcomes && this.explain) this.explainPart(part.outcomes, this.explain);
     if (part.rows) {
       const { separator } = this.mapper.writer;
       if (separator !== "" && this.rows > 0) pending.push(this.guard(this.out.write(separator)));
@@ -212,17 +212,18 @@ export class ChannelRun {
   }
 
   /** A worker's rows follow one another with a separator before all but the file's first: their offsets follow. */
-  private explainPart(outcomes: readonly PartOutcome[], sink: ChannelSink): void {
+  private explainPart(outcomes: string, sink: ChannelSink): void {
     let at = this.written;
     let rows = this.rows;
-    for (const outcome of outcomes) {
-      if (outcome.kind === "excluded") {
-        sink.excluded(outcome.reasons, outcome.reportBytes);
+    for (const text of outcomes.split("\n")) {
+      const bytes = itemBytes(text);
+      if (bytes === undefined) {
+        sink.text(text);
         continue;
       }
       if (rows++ > 0) at += this.separatorBytes;
-      sink.item(at, outcome.bytes, outcome.warnings, outcome.fallbacks, outcome);
-      at += outcome.bytes;
+      sink.text(withOffset(text, at));
+      at += bytes;
     }
   }
 

@@ -120,7 +120,12 @@ export class RowsWriter {
 
   /** Appends an entry; returns where its line is (without the newline). */
   add(entry: Entry): LinePosition {
-    const position = this.write(JSON.stringify(entry));
+    return this.addLine(JSON.stringify(entry));
+  }
+
+  /** Appends an entry given as its JSON text (one line). */
+  addLine(text: string): LinePosition {
+    const position = this.write(text);
     this.products++;
     return position;
   }

@@ -16,7 +16,7 @@ import type { MappingContext } from "../mapping/context.js";
 import type { ChannelRun } from "../pipeline/channel-run.js";
 import type { ChannelEntry } from "../publish/manifest.js";
 import { channelFingerprint, codeFingerprint, referenceFingerprint } from "./fingerprint.js";
-import { type EntryOutcome, fileIdentity, type LinePosition, type OutputFile, rowsPath, RowsWriter, type TrailerChannel } from "./file.js";
+import { fileIdentity, type LinePosition, type OutputFile, rowsPath, RowsWriter, type TrailerChannel } from "./file.js";
 
 export interface RecordCommit {
   outputDir: string;
@@ -55,11 +55,13 @@ export class RowsRecorder implements ProductListener {
   }
 
   /** `offer`: the product's offer fingerprint when known (a copied product's, as recorded). Returns where its line is; undefined once failed. */
-  add(product: IndexProduct, ordinal: number, until: number, outcomes: EntryOutcome[], offer?: string): LinePosition | undefined {
+  add(product: IndexProduct, ordinal: number, until: number, outcomes: readonly string[], offer?: string): LinePosition | undefined {
     if (this.failure) return undefined;
     try {
       const o = offer ?? (this.context.offers ? this.context.offers.fingerprint(product.id, product.codes) : "");
-      return this.writer.add(until === Infinity ? { p: product, n: ordinal, o, c: outcomes } : { p: product, n: ordinal, o, u: until, c: outcomes });
+      // JSON.stringify(entry)'s very text (file.ts Entry, keys in that order), from the outcomes' texts.
+      const horizon = until === Infinity ? "" : `,"u":${JSON.stringify(until)}`;
+      return this.writer.addLine(`{"p":${JSON.stringify(product)},"n":${ordinal},"o":${JSON.stringify(o)}${horizon},"c":[${outcomes.join(",")}]}`);
     } catch (error) {
       this.fail(error);
       return undefined;

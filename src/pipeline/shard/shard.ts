@@ -12,7 +12,7 @@ import { ChannelMapper, emptyTally, type MappedForImages } from "../channel-mapp
 import type { ChannelPart } from "../channel-run.js";
 import { SAMPLE_ROWS } from "../sample-check.js";
 import type { BatchRequest, BatchResult, ShardInit } from "./protocol.js";
-import { indexProduct, type IndexProduct, type PartOutcome } from "../../explain/entry.js";
+import { excludedOutcome, indexProduct, type IndexProduct, itemOutcome } from "../../explain/entry.js";
 
 /** A stream line to a valid product, or the reason it is refused (codes and paths as the client gives them). */
 export function parseLine(text: string, line: number, index: number): { ok: true; product: Product } | { ok: false; rejection: Rejection } {
@@ -87,7 +87,7 @@ export class Shard {
     const index: IndexProduct[] | undefined = this.explain ? [] : undefined;
     const ordinals: number[] = [];
     const until: number[] = [];
-    const explains = this.channels.map((): PartOutcome[] => []);
+    const explains = this.channels.map((): string[] => []);
     let products = 0;
     const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
     let start = 0;
@@ -112,10 +112,13 @@ export class Shard {
           }
           const outcome = channel.mapper.map(parsed.product, this.context);
           if (index) {
+            // As text, the row's offset 0 (entry.ts withOffset): cheaper to send than objects.
             explains[i]!.push(
-              outcome.row === undefined
-                ? { kind: "excluded", reasons: outcome.reasons, reportBytes: Buffer.byteLength(outcome.report) }
-                : { kind: "item", bytes: Buffer.byteLength(outcome.row), warnings: outcome.warnings, fallbacks: outcome.fallbacks, warningBytes: Buffer.byteLength(outcome.warningLines), mask: channel.mapper.lastMask },
+              JSON.stringify(
+                outcome.row === undefined
+                  ? excludedOutcome(outcome.reasons, Buffer.byteLength(outcome.report))
+                  : itemOutcome(0, Buffer.byteLength(outcome.row), outcome.warnings, outcome.fallbacks, { warningBytes: Buffer.byteLength(outcome.warningLines), mask: channel.mapper.lastMask }),
+              ),
             );
           }
           if (outcome.row === undefined) channel.report.write(outcome.report);
@@ -153,7 +156,7 @@ export class Shard {
       if (rowBytes) part.rows = rowBytes;
       if (reportBytes) part.report = reportBytes;
       if (mapped[i]) part.mapped = mapped[i];
-      else if (index) part.explain = explains[i]!;
+      else if (index) part.outcomes = explains[i]!.join("\n");
       return part;
     });
     return { result: { seq: request.seq, products, rejections, parts, ...(index ? { index, ordinals, until } : {}) }, transfer };
