@@ -9,6 +9,8 @@ export interface Proxy {
   port: number;
   /** Cut each connection once the client sent this many bytes through it (undefined: never). */
   cutAfterBytes: number | undefined;
+  /** This many connections opened from now on are not cut (say, the first parts of a multipart upload). */
+  spare: number;
   /** Hold every byte from now on: the server seems to hang. */
   stall: boolean;
   /** Connections cut so far. */
@@ -21,6 +23,7 @@ export async function startProxy(targetPort: number): Promise<Proxy> {
   const proxy: Proxy = {
     port: 0,
     cutAfterBytes: undefined,
+    spare: 0,
     stall: false,
     cuts: 0,
     close: () => {
@@ -33,9 +36,11 @@ export async function startProxy(targetPort: number): Promise<Proxy> {
     sockets.add(client).add(upstream);
     let sent = 0;
     let cut = false;
+    const spared = proxy.spare > 0;
+    if (spared) proxy.spare--;
     client.on("data", (chunk: Buffer) => {
       if (proxy.stall || cut) return;
-      const limit = proxy.cutAfterBytes;
+      const limit = spared ? undefined : proxy.cutAfterBytes;
       if (limit !== undefined && sent + chunk.length >= limit) {
         // What reached the cut goes on, then both ends are gone at once, as when a cable is pulled.
         upstream.write(chunk.subarray(0, Math.max(0, limit - sent)));
