@@ -51,7 +51,7 @@ describe.skipIf(unavailable("moto") !== undefined)("s3 on moto: a multipart uplo
     remote.cutAfter(MB);
     const after = randomBytes(12 * MB + 7);
     const cut = await push(after, [first]);
-    expect(cut).toMatchObject({ ok: false, files: [] });
+    expect(cut).toMatchObject({ ok: false, code: "network", files: [] });
     expect(remote.proxy.cuts).toBe(1);
     expect((await remote.read("big.xml"))?.equals(before)).toBe(true);
     const s3 = new S3Client({ region: "us-east-1", endpoint: (config as { endpoint: string }).endpoint, forcePathStyle: true, credentials: { accessKeyId: "x", secretAccessKey: "y" } });
