@@ -4,7 +4,9 @@
  * name beside the target, then into place with the POSIX rename extension (atomic
  * replace, OpenSSH's posix-rename@openssh.com); on a server without it, the old
  * target is removed and the plain SFTP rename follows at once (the narrowest window
- * the protocol allows). The size the server reports is then checked.
+ * the protocol allows). The size the server reports is then checked. A temporary
+ * that a failed attempt could not remove (its connection was cut) is removed over
+ * the next connection: the retry's, or one made for it when the driver closes.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -32,6 +34,12 @@ function failure(error: unknown, target: string): DestinationFailure {
 export function createSftp(options: SftpDestination): Driver {
   const target = `sftp://${options.user}@${options.host}:${options.port}/${options.dir === "." ? "" : options.dir.replace(/^\//, "")}`;
   let client: SftpClient | undefined;
+  /** Temporaries written to and not yet renamed or removed: a cut connection leaves them behind. */
+  const leftovers = new Set<string>();
+
+  async function sweep(sftp: SftpClient): Promise<void> {
+    for (const path of leftovers) await sftp.delete(path, true).then(() => leftovers.delete(path), () => {});
+  }
 
   async function connected(): Promise<SftpClient> {
     if (client) return client;
@@ -51,6 +59,7 @@ export function createSftp(options: SftpDestination): Driver {
       retries: 0,
     });
     client = fresh;
+    await sweep(fresh);
     return fresh;
   }
 
@@ -102,6 +111,7 @@ export function createSftp(options: SftpDestination): Driver {
         touch();
         const body = createReadStream(item.local);
         body.on("data", touch);
+        if (temporary !== final) leftovers.add(temporary);
         try {
           await sftp.put(body, temporary);
           touch();
@@ -109,8 +119,9 @@ export function createSftp(options: SftpDestination): Driver {
           const sent = (await sftp.stat(temporary)).size;
           if (sent !== item.bytes) throw new DestinationFailure("verify", `${target}${item.name}: the server holds ${sent} of ${item.bytes} bytes after the upload`);
           if (temporary !== final) await replace(sftp, temporary, final);
+          leftovers.delete(temporary);
         } catch (error) {
-          if (temporary !== final && client) await sftp.delete(temporary, true).catch(() => {});
+          if (temporary !== final && client) await sweep(sftp);
           throw error;
         }
         const stat = await sftp.stat(final);
@@ -123,5 +134,11 @@ export function createSftp(options: SftpDestination): Driver {
     }
   }
 
-  return { target, put, close: drop };
+  async function close(): Promise<void> {
+    // One more connection, only to remove what a failed attempt left (bounded like any attempt; a dead server keeps them).
+    if (leftovers.size > 0) await watched(() => connected()).catch(() => {});
+    await drop();
+  }
+
+  return { target, put, close };
 }

@@ -119,7 +119,7 @@ function suite(server: ServerName): void {
     expect(JSON.stringify({ record, problems, logs })).not.toContain(SECRET);
   });
 
-  it("a connection cut in the middle of the upload: the previous file stays whole, then a retry puts the new one", async () => {
+  it("a connection cut in the middle of the upload: the previous file stays whole, then a retry puts the new one and no temporary is left", async () => {
     const size = 100_000;
     const config = remote.config();
     const before = await feed("d.xml", size);
@@ -144,6 +144,8 @@ function suite(server: ServerName): void {
     expect(again).toMatchObject({ ok: true, uploaded: 2, unchanged: 0 });
     expect(await remote.read("d.xml")).toEqual(after.xml);
     expect(await remote.read("d.xml.gz")).toEqual(after.gz);
+    // The cut attempt's temporary could not be removed over a dead connection: the next connection removes it.
+    expect((await remote.names()).filter((n) => n.startsWith(".d.xml"))).toEqual([]);
   });
 
   it("a server that stops answering: the attempt times out and the previous file stays", async () => {
