@@ -2,9 +2,12 @@
  * SFTP (ssh2-sftp-client): Google Merchant Center's partnerupload.google.com:19321,
  * Microsoft Advertising, any OpenSSH server. The file goes to a hidden temporary
  * name beside the target, then into place with the POSIX rename extension (atomic
- * replace, OpenSSH's posix-rename@openssh.com); on a server without it, the old
- * target is removed and the plain SFTP rename follows at once (the narrowest window
- * the protocol allows). The size the server reports is then checked. A temporary
+ * replace, OpenSSH's posix-rename@openssh.com); on a server without it, a plain
+ * SFTP rename (which SFTP v3 servers refuse over an existing file), else the old
+ * target is renamed aside, the new one renamed into place at once (the narrowest
+ * window the protocol allows) and the old one removed; if the server refuses that
+ * second rename the old one is put back, so a server that refuses renames never
+ * loses the previous file. The size the server reports is then checked. A temporary
  * that a failed attempt could not remove (its connection was cut) is removed over
  * the next connection: the retry's, or one made for it when the driver closes.
  */
@@ -92,14 +95,30 @@ export function createSftp(options: SftpDestination): Driver {
     }
   }
 
-  async function replace(sftp: SftpClient, from: string, to: string): Promise<void> {
+  async function replace(sftp: SftpClient, from: string, to: string, name: string): Promise<void> {
     try {
       await sftp.posixRename(from, to);
+      return;
     } catch (error) {
       if (!/does not support/i.test(error instanceof Error ? error.message : String(error))) throw error;
-      if (await sftp.exists(to)) await sftp.delete(to);
-      await sftp.rename(from, to);
     }
+    try {
+      await sftp.rename(from, to);
+      return;
+    } catch (error) {
+      if (!(await sftp.exists(to))) throw error;
+    }
+    // Aside, not removed: a server that refuses renames (or this one) must not cost the previous file.
+    const aside = remotePath(options.dir, temporaryName(name, "previous"));
+    await sftp.rename(to, aside);
+    try {
+      await sftp.rename(from, to);
+    } catch (error) {
+      await sftp.rename(aside, to).catch(() => {});
+      throw error;
+    }
+    leftovers.add(aside);
+    await sftp.delete(aside, true).then(() => leftovers.delete(aside), () => {});
   }
 
   async function put(item: UploadItem): Promise<Stored> {
@@ -118,7 +137,7 @@ export function createSftp(options: SftpDestination): Driver {
           // Checked before the rename: a write the server refused must never take the target's place.
           const sent = (await sftp.stat(temporary)).size;
           if (sent !== item.bytes) throw new DestinationFailure("verify", `${target}${item.name}: the server holds ${sent} of ${item.bytes} bytes after the upload`);
-          if (temporary !== final) await replace(sftp, temporary, final);
+          if (temporary !== final) await replace(sftp, temporary, final, item.name);
           leftovers.delete(temporary);
         } catch (error) {
           if (temporary !== final && client) await sweep(sftp);

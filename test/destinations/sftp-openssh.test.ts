@@ -6,11 +6,14 @@
  * REMOVE before it, and a reader opening the target in a loop on another thread
  * while it is replaced over and over never finds it missing, nor any bytes but
  * one complete version. The same reader against the ssh2 test server (no
- * extension: the old file is removed, then the rename follows) does find it
- * missing, which shows the reader can see that window.
+ * extension: the old file is renamed aside, then the new one into place) does find it
+ * missing, which shows the reader can see that window. Then what a server may
+ * refuse: renames (sftp-server -P): the atomic upload fails with the previous
+ * file in place and no temporary left, and `"atomic": false` writes the target
+ * directly.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
@@ -19,6 +22,8 @@ import { createDriver } from "../../src/destinations/registry.js";
 import type { DestinationConfig, SftpDestination } from "../../src/destinations/settings.js";
 import { DestinationConfig as Schema } from "../../src/destinations/settings.js";
 import type { UploadItem } from "../../src/destinations/types.js";
+import { pushChannels } from "../../src/destinations/push.js";
+import { createLogger } from "../../src/log.js";
 import { conformance } from "./_conformance.js";
 import { SECRET, unavailable } from "./_harness.js";
 import { sftpServerBinary, startOpensshSftp } from "./_openssh-sftp-server.js";
@@ -91,7 +96,7 @@ async function replaceWhileReading(config: DestinationConfig, root: string, loca
 
 const missing = unavailable("openssh");
 
-describe.skipIf(missing !== undefined)("sftp on OpenSSH's sftp-server: posix-rename", () => {
+describe.skipIf(missing !== undefined)("sftp on OpenSSH's sftp-server: posix-rename, refused renames", () => {
   let local: string;
   beforeAll(async () => {
     local = await mkdtemp(join(tmpdir(), "pf-dest-posix-"));
@@ -134,9 +139,43 @@ describe.skipIf(missing !== undefined)("sftp on OpenSSH's sftp-server: posix-ren
     expect(reading).toMatchObject({ absent: 0, unknown: 0 });
   });
 
-  it("the same reader does find it missing on a server without the extension (remove, then rename): it can see that window", async () => {
+  it("the same reader does find it missing on a server without the extension (old file aside, then rename): it can see that window", async () => {
     const reading = await withServer("ssh2", (config, root) => replaceWhileReading(config, root, local, "r.xml", 40));
     expect(reading.unknown).toBe(0);
     expect(reading.absent).toBeGreaterThan(0);
+  });
+
+  /** Pushes `bytes` as `name` from the local folder with `config`; the record and the log lines. */
+  async function push(config: DestinationConfig, name: string, bytes: Buffer) {
+    await writeFile(join(local, name), bytes);
+    const lines: { msg: string }[] = [];
+    const logger = createLogger({ format: "json", write: (line) => void lines.push(JSON.parse(line) as { msg: string }) });
+    const files = [{ local: join(local, name), name, bytes: bytes.length, sha256: sha(bytes), contentType: "application/xml" }];
+    const result = await pushChannels([{ channel: "google", files, destinations: [config], last: [] }], { logger });
+    return { record: result.records.get("google")![0]!, problems: result.problems, lines };
+  }
+
+  it("a server that refuses renames: the atomic upload fails and leaves the previous file and no temporary; atomic false writes the target directly", async () => {
+    await withServer(
+      "openssh",
+      async (config, root, log) => {
+        const before = randomBytes(10_000);
+        await writeFile(join(root, "s.xml"), before);
+        const { record } = await push(config, "s.xml", randomBytes(12_000));
+        expect(record).toMatchObject({ ok: false, code: "refused", files: [] });
+        expect(await readFile(join(root, "s.xml"))).toEqual(before);
+        expect(await readdir(root)).toEqual(["s.xml"]);
+        // sftp-server's log: renames refused, and the previous file never removed.
+        const lines = log.map((l) => l.trim());
+        expect(lines).toContain("sent status Permission denied");
+        expect(lines.filter((l) => l.startsWith('remove name "s.xml"'))).toEqual([]);
+        const after = randomBytes(12_000);
+        const direct = await push({ ...config, atomic: false }, "s.xml", after);
+        expect(direct.record).toMatchObject({ ok: true, uploaded: 1 });
+        expect(await readFile(join(root, "s.xml"))).toEqual(after);
+        expect(await readdir(root)).toEqual(["s.xml"]);
+      },
+      ["rename", "posix-rename"],
+    );
   });
 });
