@@ -30,7 +30,8 @@ function failure(error: unknown, target: string): DestinationFailure {
   if (/authentication methods failed|permission denied \(publickey/i.test(message)) {
     return new DestinationFailure("auth", `${target}: login refused: ${message}`, { cause: error });
   }
-  if (/host key/i.test(message)) return new DestinationFailure("auth", `${target}: ${message}`, { cause: error });
+  // ssh2 says "Host denied (verification failed)" when hostVerifier refuses the server's key.
+  if (/host key|host denied/i.test(message)) return new DestinationFailure("auth", `${target}: host key refused: ${message}`, { cause: error });
   return new DestinationFailure(classifyNetwork(error) ?? "refused", `${target}: ${message}`, { cause: error });
 }
 

@@ -10,7 +10,8 @@
  * missing, which shows the reader can see that window. Then what a server may
  * refuse: renames (sftp-server -P): the atomic upload fails with the previous
  * file in place and no temporary left, and `"atomic": false` writes the target
- * directly.
+ * directly; and a host key other than the configured one: refused as an auth
+ * failure, not retried, nothing sent.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -96,7 +97,7 @@ async function replaceWhileReading(config: DestinationConfig, root: string, loca
 
 const missing = unavailable("openssh");
 
-describe.skipIf(missing !== undefined)("sftp on OpenSSH's sftp-server: posix-rename, refused renames", () => {
+describe.skipIf(missing !== undefined)("sftp on OpenSSH's sftp-server: posix-rename, refused renames, host keys", () => {
   let local: string;
   beforeAll(async () => {
     local = await mkdtemp(join(tmpdir(), "pf-dest-posix-"));
@@ -177,5 +178,19 @@ describe.skipIf(missing !== undefined)("sftp on OpenSSH's sftp-server: posix-ren
       },
       ["rename", "posix-rename"],
     );
+  });
+
+  it("a host key other than the configured one: an auth failure, not retried, nothing sent; the right one is accepted", async () => {
+    await withServer("openssh", async (config, root, log, hostKey) => {
+      const other = `SHA256:${createHash("sha256").update("another host").digest("base64").replace(/=+$/, "")}`;
+      const refused = await push({ ...config, hostKey: other, retries: 2 }, "h.xml", randomBytes(5_000));
+      expect(refused.record).toMatchObject({ ok: false, code: "auth", files: [] });
+      expect(refused.problems).toEqual([expect.objectContaining({ code: "DESTINATION_AUTH", channel: "google" })]);
+      expect(refused.lines.filter((l) => l.msg === "upload failed, retrying")).toEqual([]);
+      expect(log.filter((l) => l.startsWith("session opened"))).toEqual([]);
+      expect(await readdir(root)).toEqual([]);
+      const accepted = await push({ ...config, hostKey }, "h.xml", randomBytes(5_000));
+      expect(accepted.record).toMatchObject({ ok: true, uploaded: 1 });
+    });
   });
 });
