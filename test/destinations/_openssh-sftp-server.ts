@@ -59,8 +59,14 @@ export interface OpensshSftpServer {
   close(): Promise<void>;
 }
 
-/** `denied`: SFTP requests sftp-server refuses (its -P, names as `sftp-server -Q requests` lists them), e.g. ["rename", "posix-rename"]. */
-export async function startOpensshSftp(binary: string, root: string, users: Record<string, string>, options: { denied?: string[] } = {}): Promise<OpensshSftpServer> {
+export interface OpensshOptions {
+  /** SFTP requests sftp-server refuses (its -P, names as `sftp-server -Q requests` lists them), e.g. ["rename", "posix-rename"]. */
+  denied?: string[];
+  /** Public keys (OpenSSH text) that log a user in, beside the password. */
+  publicKeys?: Record<string, string>;
+}
+
+export async function startOpensshSftp(binary: string, root: string, users: Record<string, string>, options: OpensshOptions = {}): Promise<OpensshSftpServer> {
   const key = utils.generateKeyPairSync("ed25519");
   const parsed = utils.parseKey(key.private);
   if (parsed instanceof Error) throw parsed;
@@ -75,8 +81,16 @@ export async function startOpensshSftp(binary: string, root: string, users: Reco
     client.on("close", () => clients.delete(client));
     client.on("error", () => {});
     client.on("authentication", (ctx) => {
-      if (ctx.method === "password" && users[ctx.username] === ctx.password) ctx.accept();
-      else ctx.reject(["password"]);
+      if (ctx.method === "password" && users[ctx.username] === ctx.password) return ctx.accept();
+      if (ctx.method === "publickey") {
+        const allowed = options.publicKeys?.[ctx.username] === undefined ? undefined : utils.parseKey(options.publicKeys[ctx.username]!);
+        const key = allowed && !(allowed instanceof Error) ? (Array.isArray(allowed) ? allowed[0] : allowed) : undefined;
+        if (key && ctx.key.algo === key.type && ctx.key.data.equals(key.getPublicSSH())) {
+          // Without a signature the client only asks whether this key would do; with one, it must verify.
+          if (!ctx.signature || key.verify(ctx.blob!, ctx.signature, ctx.hashAlgo) === true) return ctx.accept();
+        }
+      }
+      ctx.reject(["password", "publickey"]);
     });
     client.on("ready", () => {
       client.on("session", (accept) => {

@@ -10,14 +10,16 @@
  * missing, which shows the reader can see that window. Then what a server may
  * refuse: renames (sftp-server -P): the atomic upload fails with the previous
  * file in place and no temporary left, and `"atomic": false` writes the target
- * directly; and a host key other than the configured one: refused as an auth
- * failure, not retried, nothing sent.
+ * directly; a host key other than the configured one: refused as an auth
+ * failure, not retried, nothing sent. And a private key (with a passphrase)
+ * instead of a password: accepted; another key refused, no key text anywhere.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
+import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDriver } from "../../src/destinations/registry.js";
 import type { DestinationConfig, SftpDestination } from "../../src/destinations/settings.js";
@@ -27,8 +29,10 @@ import { pushChannels } from "../../src/destinations/push.js";
 import { createLogger } from "../../src/log.js";
 import { conformance } from "./_conformance.js";
 import { SECRET, unavailable } from "./_harness.js";
-import { sftpServerBinary, startOpensshSftp } from "./_openssh-sftp-server.js";
+import { type OpensshOptions, sftpServerBinary, startOpensshSftp } from "./_openssh-sftp-server.js";
 import { startSftp } from "./_sftp-server.js";
+
+const { utils } = ssh2;
 
 conformance("openssh");
 
@@ -97,7 +101,7 @@ async function replaceWhileReading(config: DestinationConfig, root: string, loca
 
 const missing = unavailable("openssh");
 
-describe.skipIf(missing !== undefined)("sftp on OpenSSH's sftp-server: posix-rename, refused renames, host keys", () => {
+describe.skipIf(missing !== undefined)("sftp on OpenSSH's sftp-server: posix-rename, refused renames, host keys, private keys", () => {
   let local: string;
   beforeAll(async () => {
     local = await mkdtemp(join(tmpdir(), "pf-dest-posix-"));
@@ -109,10 +113,10 @@ describe.skipIf(missing !== undefined)("sftp on OpenSSH's sftp-server: posix-ren
   async function withServer<T>(
     kind: "openssh" | "ssh2",
     work: (config: SftpDestination, root: string, log: string[], hostKey: string) => Promise<T>,
-    denied: string[] = [],
+    options: OpensshOptions = {},
   ): Promise<T> {
     const root = await mkdtemp(join(tmpdir(), `pf-dest-${kind}-`));
-    const server = kind === "openssh" ? await startOpensshSftp((sftpServerBinary() as { path: string }).path, root, { feeds: SECRET }, { denied }) : await startSftp(root, { feeds: SECRET });
+    const server = kind === "openssh" ? await startOpensshSftp((sftpServerBinary() as { path: string }).path, root, { feeds: SECRET }, options) : await startSftp(root, { feeds: SECRET });
     try {
       const config = Schema.parse({ kind: "sftp", name: "remote", host: "127.0.0.1", port: server.port, user: "feeds", password: SECRET, retries: 0, retryDelayMs: 0 }) as SftpDestination;
       return await work(config, root, "log" in server ? server.log : [], server.hostKeyFingerprint);
@@ -176,7 +180,7 @@ describe.skipIf(missing !== undefined)("sftp on OpenSSH's sftp-server: posix-ren
         expect(await readFile(join(root, "s.xml"))).toEqual(after);
         expect(await readdir(root)).toEqual(["s.xml"]);
       },
-      ["rename", "posix-rename"],
+      { denied: ["rename", "posix-rename"] },
     );
   });
 
@@ -192,5 +196,28 @@ describe.skipIf(missing !== undefined)("sftp on OpenSSH's sftp-server: posix-ren
       const accepted = await push({ ...config, hostKey }, "h.xml", randomBytes(5_000));
       expect(accepted.record).toMatchObject({ ok: true, uploaded: 1 });
     });
+  });
+
+  it("a private key with a passphrase instead of a password logs in; another key is DESTINATION_AUTH, not retried, and no key text shows", async () => {
+    const passphrase = `${SECRET}-passphrase`;
+    const key = utils.generateKeyPairSync("ed25519", { passphrase, cipher: "aes256-ctr", rounds: 4 });
+    const other = utils.generateKeyPairSync("ed25519");
+    await withServer(
+      "openssh",
+      async (base, root) => {
+        const { password: _, ...config } = base;
+        const bytes = randomBytes(5_000);
+        const ok = await push({ ...config, privateKey: key.private, passphrase }, "k.xml", bytes);
+        expect(ok.record).toMatchObject({ ok: true, uploaded: 1 });
+        expect(await readFile(join(root, "k.xml"))).toEqual(bytes);
+        const refused = await push({ ...config, privateKey: other.private, retries: 2 }, "k.xml", randomBytes(5_000));
+        expect(refused.record).toMatchObject({ ok: false, code: "auth", files: [] });
+        expect(refused.lines.filter((l) => l.msg === "upload failed, retrying")).toEqual([]);
+        expect(await readFile(join(root, "k.xml"))).toEqual(bytes);
+        const shown = JSON.stringify({ ok, refused });
+        for (const secret of [passphrase, key.private, other.private, "PRIVATE KEY"]) expect(shown).not.toContain(secret);
+      },
+      { publicKeys: { feeds: key.public } },
+    );
   });
 });
