@@ -42,7 +42,8 @@ export function sftpServerBinary(): { path: string } | { reason: string } {
         install(["install", "-y", "-qq", "--no-install-recommends", "openssh-sftp-server"]);
       }
     } catch (error) {
-      why = `: apt-get install openssh-sftp-server failed: ${String((error as { stderr?: unknown }).stderr ?? (error as Error).message).trim().split("\n").slice(-2).join(" ")}`;
+      const said = String((error as { stderr?: unknown }).stderr ?? "").trim();
+      why = `: apt-get install openssh-sftp-server failed: ${said ? said.split("\n").slice(-2).join(" ") : (error as Error).message}`;
     }
     path = found();
   }
