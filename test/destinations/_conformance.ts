@@ -45,6 +45,7 @@ function suite(server: ServerName): void {
     await rm(local, { recursive: true, force: true });
   });
   afterEach(async () => {
+    remote.corruptAt?.(undefined);
     remote.cutAfter(undefined);
     remote.stall(false);
     await undoDisk?.();
@@ -148,6 +149,23 @@ function suite(server: ServerName): void {
     expect((await remote.names()).filter((n) => n.startsWith(".d.xml"))).toEqual([]);
   });
 
+  it("a byte changed on the way: the stored ETag is not the local file's MD5, the upload fails as verify and is not recorded, and is sent again", async (ctx) => {
+    ctx.skip(!remote.corruptAt, `${server}: only S3 over plain HTTP can be changed in flight (SFTP's MAC ends the connection; FTP's data connections bypass the proxy)`);
+    const before = await feed("v.xml");
+    const { record: one } = await push(before.files, remote.config());
+    const after = await feed("v.xml");
+    remote.corruptAt!(50_000);
+    const { record, problems } = await push(after.files, remote.config(), [one]);
+    expect(record).toMatchObject({ ok: false, code: "verify" });
+    expect(record.reason).toMatch(/stored ETag [0-9a-f]{32}, the local file's is [0-9a-f]{32}/);
+    expect(problems).toEqual([expect.objectContaining({ code: "DESTINATION_VERIFY", channel: "google" })]);
+    expect(record.files.map((f) => f.name)).toEqual(["v.xml.gz"]);
+    remote.corruptAt!(undefined);
+    const { record: again } = await push(after.files, remote.config(), [record]);
+    expect(again).toMatchObject({ ok: true, uploaded: 2 });
+    expect(await remote.read("v.xml")).toEqual(after.xml);
+  });
+
   it("a server that stops answering: the attempt times out and the previous file stays", async () => {
     const before = await feed("e.xml");
     const { record: one } = await push(before.files, remote.config());
@@ -167,14 +185,18 @@ function suite(server: ServerName): void {
     const after = await feed("f.xml");
     undoDisk = await remote.fillDisk!();
     logs.length = 0;
-    const { record, problems } = await push(after.files, remote.config({ retries: 1 }), [one]);
+    const { record, problems } = await push(after.files, remote.config({ retries: 2, retryDelayMs: 5 }), [one]);
     expect(record.ok).toBe(false);
     // What the client sees of a full disk: an error status (SFTP, S3's 500), a closed data connection (ftp-srv), or a short file.
     expect(["refused", "network", "verify"]).toContain(record.code);
     expect(problems).toEqual([expect.objectContaining({ kind: "destination", code: `DESTINATION_${record.code!.toUpperCase()}`, channel: "google" })]);
     expect(problems[0]!.reason).toMatch(/^upload to remote failed: \S/);
-    const said = logs.map((line) => JSON.parse(line) as { msg: string; file?: string });
-    expect(said.filter((m) => m.msg === "upload failed, retrying").map((m) => m.file)).toEqual(["f.xml"]);
+    // Retried twice, after 5 then 10 ms (the delay doubles), then given up.
+    const said = logs.map((line) => JSON.parse(line) as { msg: string; file?: string; attempt?: number; inMs?: number });
+    expect(said.filter((m) => m.msg === "upload failed, retrying").map((m) => [m.file, m.attempt, m.inMs])).toEqual([
+      ["f.xml", 1, 5],
+      ["f.xml", 2, 10],
+    ]);
     expect(said.filter((m) => m.msg === "upload failed").map((m) => m.file)).toEqual(["f.xml"]);
     expect(await remote.read("f.xml")).toEqual(before.xml);
     expect(await readFile(join(local, "f.xml"))).toEqual(after.xml);

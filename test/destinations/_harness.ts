@@ -48,6 +48,11 @@ export interface Remote {
   cutAfter(bytes: number | undefined): void;
   /** The server stops answering (or answers again). */
   stall(on: boolean): void;
+  /**
+   * S3 only: a byte of each upload, at this offset of its connection, changed on the way (a faulty
+   * middlebox; plain HTTP). SFTP's MAC would end the connection; FTP's data connections bypass the proxy.
+   */
+  corruptAt?: (offset: number | undefined) => void;
   /** Makes the remote disk full; resolves to the undo. Absent where the server cannot be given a full disk: see `noDisk`. */
   fillDisk?: () => Promise<() => Promise<void>>;
   noDisk?: string;
@@ -106,6 +111,7 @@ export async function startRemote(server: ServerName): Promise<Remote> {
       },
       cutAfter: (bytes) => void (proxy.cutAfterBytes = bytes),
       stall: (on) => void (proxy.stall = on),
+      corruptAt: (offset) => void (proxy.corruptAt = offset),
       ...(disk.tmpfs ? { fillDisk: disk.tmpfs.fill } : { noDisk: disk.noDisk }),
       afterCut: server === "moto" ? "previous" : "partial",
       checksCredentials: server !== "moto",

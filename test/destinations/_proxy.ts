@@ -1,7 +1,8 @@
 /**
  * A TCP proxy on 127.0.0.1 port 0 in front of a real server, for faults the
  * server cannot make itself: the connection cut after some bytes of upload (the
- * client's bytes), or a server that stops answering (bytes held, never passed on).
+ * client's bytes), a byte of the upload changed on the way, or a server that stops
+ * answering (bytes held, never passed on).
  */
 import { createServer, type AddressInfo, connect, type Socket } from "node:net";
 
@@ -11,6 +12,8 @@ export interface Proxy {
   cutAfterBytes: number | undefined;
   /** This many connections opened from now on are not cut (say, the first parts of a multipart upload). */
   spare: number;
+  /** Change the byte at this offset of each connection's upload stream (undefined: none). */
+  corruptAt: number | undefined;
   /** Hold every byte from now on: the server seems to hang. */
   stall: boolean;
   /** Connections cut so far. */
@@ -24,6 +27,7 @@ export async function startProxy(targetPort: number): Promise<Proxy> {
     port: 0,
     cutAfterBytes: undefined,
     spare: 0,
+    corruptAt: undefined,
     stall: false,
     cuts: 0,
     close: () => {
@@ -49,6 +53,11 @@ export async function startProxy(targetPort: number): Promise<Proxy> {
         client.destroy();
         upstream.end();
         return;
+      }
+      const at = proxy.corruptAt;
+      if (at !== undefined && at >= sent && at < sent + chunk.length) {
+        chunk = Buffer.from(chunk);
+        chunk.writeUInt8(chunk.readUInt8(at - sent) ^ 0xff, at - sent);
       }
       sent += chunk.length;
       upstream.write(chunk);
