@@ -4,14 +4,15 @@ import { open } from "node:fs/promises";
 import { posix } from "node:path";
 import type { FailureCode } from "./types.js";
 
-const NETWORK = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED", "ERR_STREAM_PREMATURE_CLOSE"]);
+const NETWORK = new Set(["ERR_NOT_CONNECTED", "ECONNREFUSED", "ECONNRESET", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED", "ERR_STREAM_PREMATURE_CLOSE"]);
 
 /** timeout or network for a socket-level error, anywhere in its cause chain; undefined otherwise. */
 export function classifyNetwork(error: unknown): FailureCode | undefined {
   for (let e = error as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
     const code = typeof e.code === "string" ? e.code : "";
     if (code === "ETIMEDOUT" || code === "ESOCKETTIMEDOUT" || /timed? ?out/i.test(String(e.message ?? ""))) return "timeout";
-    if (NETWORK.has(code) || /socket hang up|connection (closed|lost|reset)|not connected|ended by other party/i.test(String(e.message ?? ""))) return "network";
+    // ssh2-sftp-client says "Unexpected end event" (or close) when the connection goes in the middle of a request.
+    if (NETWORK.has(code) || /socket hang up|connection (closed|lost|reset)|not connected|ended by other party|unexpected (end|close) event|no sftp connection/i.test(String(e.message ?? ""))) return "network";
   }
   return undefined;
 }

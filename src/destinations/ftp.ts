@@ -1,9 +1,10 @@
 /**
  * FTP, and explicit FTPS with `secure` (basic-ftp): idealo's and Microsoft
  * Advertising's upload accounts, shared hosting. The file goes to a hidden
- * temporary name beside the target, then RNFR/RNTO into place; a server that
- * refuses to rename over an existing file has it removed first, just before.
- * SIZE then reads back what was stored.
+ * temporary name beside the target, then RNFR/RNTO into place; where the server
+ * refuses to rename over an existing file (IIS), the old one is renamed aside
+ * just before and removed after (put back if the rename is refused, so a server
+ * that refuses renames keeps the previous file). SIZE then reads back what was stored.
  */
 import { createReadStream } from "node:fs";
 import { Client, FTPError } from "basic-ftp";
@@ -42,15 +43,26 @@ export function createFtp(options: FtpDestination): Driver {
     return client;
   }
 
-  async function replace(ftp: Client, from: string, to: string): Promise<void> {
+  async function replace(ftp: Client, from: string, to: string, name: string): Promise<void> {
+    let refused: FTPError;
+    try {
+      await ftp.rename(from, to);
+      return;
+    } catch (error) {
+      // 550 on RNTO: some servers (IIS) do not rename over an existing file; some refuse renames.
+      if (!(error instanceof FTPError) || error.code !== 550) throw error;
+      refused = error;
+    }
+    // Aside, not removed: where renames are refused, the previous file must stay.
+    const aside = remotePath(options.dir, temporaryName(name, "previous"));
+    await ftp.rename(to, aside).catch(() => Promise.reject(refused));
     try {
       await ftp.rename(from, to);
     } catch (error) {
-      // 550 on RNTO: some servers (IIS) do not rename over an existing file.
-      if (!(error instanceof FTPError) || error.code !== 550) throw error;
-      await ftp.remove(to, true);
-      await ftp.rename(from, to);
+      await ftp.rename(aside, to).catch(() => {});
+      throw error;
     }
+    await ftp.remove(aside, true);
   }
 
   async function put(item: UploadItem): Promise<Stored> {
@@ -63,7 +75,7 @@ export function createFtp(options: FtpDestination): Driver {
         // Checked before the rename: a short write must never take the target's place.
         const sent = await ftp.size(temporary);
         if (sent !== item.bytes) throw new DestinationFailure("verify", `${target}${item.name}: the server holds ${sent} of ${item.bytes} bytes after the upload`);
-        if (temporary !== final) await replace(ftp, temporary, final);
+        if (temporary !== final) await replace(ftp, temporary, final, item.name);
       } catch (error) {
         // A data connection the server dropped (a full disk) often takes the control connection with it: log in again to clean up.
         if (temporary !== final) await connected().then((again) => again.remove(temporary, true)).catch(() => {});

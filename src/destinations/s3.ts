@@ -29,8 +29,11 @@ function failure(error: unknown, target: string): DestinationFailure {
   const status = e.$metadata?.httpStatusCode;
   const words = `${e.name ?? "Error"}${status ? ` (HTTP ${status})` : ""}: ${e.message ?? String(error)}`;
   if (AUTH_NAMES.has(e.name ?? "") || status === 403 || status === 401) return new DestinationFailure("auth", `${target}: credentials refused: ${words}`, { cause: error });
+  // The SDK names a reset connection (ECONNRESET, EPIPE) "TimeoutError" too, to retry it: the socket's own code says which it was.
+  const network = classifyNetwork(error);
+  if (network) return new DestinationFailure(network, `${target}: ${network === "timeout" ? "timed out" : "connection lost"}: ${words}`, { cause: error });
   if (e.name === "TimeoutError" || e.name === "RequestTimeout") return new DestinationFailure("timeout", `${target}: timed out: ${words}`, { cause: error });
-  return new DestinationFailure(classifyNetwork(error) ?? "refused", `${target}: ${words}`, { cause: error });
+  return new DestinationFailure("refused", `${target}: ${words}`, { cause: error });
 }
 
 export function createS3(options: S3Destination): Driver {

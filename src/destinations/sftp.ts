@@ -2,9 +2,14 @@
  * SFTP (ssh2-sftp-client): Google Merchant Center's partnerupload.google.com:19321,
  * Microsoft Advertising, any OpenSSH server. The file goes to a hidden temporary
  * name beside the target, then into place with the POSIX rename extension (atomic
- * replace, OpenSSH's posix-rename@openssh.com); on a server without it, the old
- * target is removed and the plain SFTP rename follows at once (the narrowest window
- * the protocol allows). The size the server reports is then checked.
+ * replace, OpenSSH's posix-rename@openssh.com); on a server without it, a plain
+ * SFTP rename (which SFTP v3 servers refuse over an existing file), else the old
+ * target is renamed aside, the new one renamed into place at once (the narrowest
+ * window the protocol allows) and the old one removed; if the server refuses that
+ * second rename the old one is put back, so a server that refuses renames never
+ * loses the previous file. The size the server reports is then checked. A temporary
+ * that a failed attempt could not remove (its connection was cut) is removed over
+ * the next connection: the retry's, or one made for it when the driver closes.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
@@ -25,13 +30,20 @@ function failure(error: unknown, target: string): DestinationFailure {
   if (/authentication methods failed|permission denied \(publickey/i.test(message)) {
     return new DestinationFailure("auth", `${target}: login refused: ${message}`, { cause: error });
   }
-  if (/host key/i.test(message)) return new DestinationFailure("auth", `${target}: ${message}`, { cause: error });
+  // ssh2 says "Host denied (verification failed)" when hostVerifier refuses the server's key.
+  if (/host key|host denied/i.test(message)) return new DestinationFailure("auth", `${target}: host key refused: ${message}`, { cause: error });
   return new DestinationFailure(classifyNetwork(error) ?? "refused", `${target}: ${message}`, { cause: error });
 }
 
 export function createSftp(options: SftpDestination): Driver {
   const target = `sftp://${options.user}@${options.host}:${options.port}/${options.dir === "." ? "" : options.dir.replace(/^\//, "")}`;
   let client: SftpClient | undefined;
+  /** Temporaries written to and not yet renamed or removed: a cut connection leaves them behind. */
+  const leftovers = new Set<string>();
+
+  async function sweep(sftp: SftpClient): Promise<void> {
+    for (const path of leftovers) await sftp.delete(path, true).then(() => leftovers.delete(path), () => {});
+  }
 
   async function connected(): Promise<SftpClient> {
     if (client) return client;
@@ -51,6 +63,7 @@ export function createSftp(options: SftpDestination): Driver {
       retries: 0,
     });
     client = fresh;
+    await sweep(fresh);
     return fresh;
   }
 
@@ -83,14 +96,30 @@ export function createSftp(options: SftpDestination): Driver {
     }
   }
 
-  async function replace(sftp: SftpClient, from: string, to: string): Promise<void> {
+  async function replace(sftp: SftpClient, from: string, to: string, name: string): Promise<void> {
     try {
       await sftp.posixRename(from, to);
+      return;
     } catch (error) {
       if (!/does not support/i.test(error instanceof Error ? error.message : String(error))) throw error;
-      if (await sftp.exists(to)) await sftp.delete(to);
-      await sftp.rename(from, to);
     }
+    try {
+      await sftp.rename(from, to);
+      return;
+    } catch (error) {
+      if (!(await sftp.exists(to))) throw error;
+    }
+    // Aside, not removed: a server that refuses renames (or this one) must not cost the previous file.
+    const aside = remotePath(options.dir, temporaryName(name, "previous"));
+    await sftp.rename(to, aside);
+    try {
+      await sftp.rename(from, to);
+    } catch (error) {
+      await sftp.rename(aside, to).catch(() => {});
+      throw error;
+    }
+    leftovers.add(aside);
+    await sftp.delete(aside, true).then(() => leftovers.delete(aside), () => {});
   }
 
   async function put(item: UploadItem): Promise<Stored> {
@@ -102,15 +131,17 @@ export function createSftp(options: SftpDestination): Driver {
         touch();
         const body = createReadStream(item.local);
         body.on("data", touch);
+        if (temporary !== final) leftovers.add(temporary);
         try {
           await sftp.put(body, temporary);
           touch();
           // Checked before the rename: a write the server refused must never take the target's place.
           const sent = (await sftp.stat(temporary)).size;
           if (sent !== item.bytes) throw new DestinationFailure("verify", `${target}${item.name}: the server holds ${sent} of ${item.bytes} bytes after the upload`);
-          if (temporary !== final) await replace(sftp, temporary, final);
+          if (temporary !== final) await replace(sftp, temporary, final, item.name);
+          leftovers.delete(temporary);
         } catch (error) {
-          if (temporary !== final && client) await sftp.delete(temporary, true).catch(() => {});
+          if (temporary !== final && client) await sweep(sftp);
           throw error;
         }
         const stat = await sftp.stat(final);
@@ -123,5 +154,11 @@ export function createSftp(options: SftpDestination): Driver {
     }
   }
 
-  return { target, put, close: drop };
+  async function close(): Promise<void> {
+    // One more connection, only to remove what a failed attempt left (bounded like any attempt; a dead server keeps them).
+    if (leftovers.size > 0) await watched(() => connected()).catch(() => {});
+    await drop();
+  }
+
+  return { target, put, close };
 }

@@ -52,7 +52,10 @@ export class DestinationFailure extends Error {
   }
 }
 
-/** The temporary name an upload is written under, beside its target (hidden, recognisable, unique per run). */
-export function temporaryName(name: string): string {
-  return `.${name}.upload-${process.pid}-${Date.now().toString(36)}`;
+/**
+ * The temporary name an upload is written under, beside its target (hidden, recognisable, unique per run);
+ * "previous" names the old file moved aside while the new one takes its place (SFTP without posix-rename).
+ */
+export function temporaryName(name: string, role: "upload" | "previous" = "upload"): string {
+  return `.${name}.${role}-${process.pid}-${Date.now().toString(36)}`;
 }

@@ -1,8 +1,11 @@
 /**
  * An FTP server (ftp-srv) over a local directory on 127.0.0.1 port 0, with an
  * optional TLS certificate (explicit FTPS), and faults in its file system: a full
- * disk after some bytes, the connection dropped mid-upload, a stalled write.
+ * disk after some bytes, the connection dropped mid-upload, a stalled write,
+ * renames refused (all, or over an existing file as IIS does): 550 on RNTO.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { AddressInfo } from "node:net";
 import { FileSystem, FtpSrv, type FtpConnection } from "ftp-srv";
@@ -11,6 +14,7 @@ export interface FtpFaults {
   fullAfterBytes?: number;
   dropAfterBytes?: number;
   stall?: boolean;
+  renames?: "refused" | "not-over-existing";
 }
 
 export interface FtpServer {
@@ -26,6 +30,12 @@ class FaultyFileSystem extends FileSystem {
     private readonly faults: FtpFaults,
   ) {
     super(connection, { root, cwd: "/" });
+  }
+
+  override rename(from: string, to: string): ReturnType<FileSystem["rename"]> {
+    if (this.faults.renames === "refused") throw new Error("Renaming files is not allowed here");
+    if (this.faults.renames === "not-over-existing" && existsSync(join(this.root, `/${to}`))) throw new Error("Cannot create a file when that file already exists");
+    return super.rename(from, to);
   }
 
   override write(fileName: string, options?: { append?: boolean; start?: unknown }): ReturnType<FileSystem["write"]> {

@@ -1,7 +1,8 @@
 /**
  * A TCP proxy on 127.0.0.1 port 0 in front of a real server, for faults the
  * server cannot make itself: the connection cut after some bytes of upload (the
- * client's bytes), or a server that stops answering (bytes held, never passed on).
+ * client's bytes), a byte of the upload changed on the way, or a server that stops
+ * answering (bytes held, never passed on).
  */
 import { createServer, type AddressInfo, connect, type Socket } from "node:net";
 
@@ -9,6 +10,10 @@ export interface Proxy {
   port: number;
   /** Cut each connection once the client sent this many bytes through it (undefined: never). */
   cutAfterBytes: number | undefined;
+  /** This many connections opened from now on are not cut (say, the first parts of a multipart upload). */
+  spare: number;
+  /** Change the byte at this offset of each connection's upload stream (undefined: none). */
+  corruptAt: number | undefined;
   /** Hold every byte from now on: the server seems to hang. */
   stall: boolean;
   /** Connections cut so far. */
@@ -21,6 +26,8 @@ export async function startProxy(targetPort: number): Promise<Proxy> {
   const proxy: Proxy = {
     port: 0,
     cutAfterBytes: undefined,
+    spare: 0,
+    corruptAt: undefined,
     stall: false,
     cuts: 0,
     close: () => {
@@ -33,9 +40,11 @@ export async function startProxy(targetPort: number): Promise<Proxy> {
     sockets.add(client).add(upstream);
     let sent = 0;
     let cut = false;
+    const spared = proxy.spare > 0;
+    if (spared) proxy.spare--;
     client.on("data", (chunk: Buffer) => {
       if (proxy.stall || cut) return;
-      const limit = proxy.cutAfterBytes;
+      const limit = spared ? undefined : proxy.cutAfterBytes;
       if (limit !== undefined && sent + chunk.length >= limit) {
         // What reached the cut goes on, then both ends are gone at once, as when a cable is pulled.
         upstream.write(chunk.subarray(0, Math.max(0, limit - sent)));
@@ -44,6 +53,11 @@ export async function startProxy(targetPort: number): Promise<Proxy> {
         client.destroy();
         upstream.end();
         return;
+      }
+      const at = proxy.corruptAt;
+      if (at !== undefined && at >= sent && at < sent + chunk.length) {
+        chunk = Buffer.from(chunk);
+        chunk.writeUInt8(chunk.readUInt8(at - sent) ^ 0xff, at - sent);
       }
       sent += chunk.length;
       upstream.write(chunk);

@@ -16,7 +16,7 @@ describe("s3 multipart", () => {
   let remote: Remote;
   let local: string;
   beforeAll(async () => {
-    remote = await startRemote("s3");
+    remote = await startRemote("s3rver");
     local = await mkdtemp(join(tmpdir(), "pf-dest-mp-"));
   });
   afterAll(async () => {
