@@ -9,8 +9,13 @@
  *                           see shard/)
  *                          (a channel with images.process: its rows wait for
  *                           the run's image pipeline, see images/pipeline.ts)
+ *                          (every product, once each channel said what it did with it:
+ *                           one line of the state log, rows.ndjson, and its keys in the
+ *                           explain index, see explain/run-hook.ts; the snapshot keeps the
+ *                           stream's lines, see snapshot/writer.ts)
  *   then per channel: footer ─> sample parse ─> gate ─> rename into place
  *   then manifest.json (+ history) ─> destinations (S3, SFTP, FTP: destinations/), manifest.json again
+ *   ─> state log, then the explain index that points into it ─> Merchant API read-back
  *   ─> image cache index + pruning ─> unlock
  *
  * Nothing is held per product: memory stays flat whatever the catalogue size.
