@@ -1,0 +1,164 @@
+/**
+ * Feed-row rendering, the writers' share of a nightly run: every built-in preset in
+ * two locales (22 channels, as bench/generate.ts), items mapped once from the seeded
+ * sandbox catalogue with each preset's own defaults, then each channel's writer
+ * (registry.ts: sanitize, template or columns, escaping, CSV/TSV/JSON) timed on its rows.
+ * Beside it, in the same run and on the same items:
+ * - the Handlebars runtime rendering the same templates (its own HTML escaping, no
+ *   sanitizing, no CSV quoting): what a user would reach for;
+ * - with `--baseline <git ref>`, the writers of that commit (its src/ extracted by
+ *   `git archive` under node_modules/.cache/, removed at exit), checked to write the
+ *   very same bytes.
+ *
+ *   npx tsx bench/render.ts [--products 5000] [--rounds 7] [--baseline main]
+ *
+ * Timed in CPU seconds of this process (robust to other work on the machine), sides
+ * interleaved round by round; median of the rounds, in microseconds per row.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import Handlebars from "handlebars";
+import { Product } from "../src/catalogue/schemas/product.js";
+import { buildContext, ChannelMapping, compileChannel, mapProduct, type ChannelMappingInput } from "../src/mapping/index.js";
+import type { FeedItem } from "../src/mapping/feed-item.js";
+import { PRESET_NAMES, PRESETS } from "../src/presets/index.js";
+import { createCatalogue } from "../src/sandbox/index.js";
+import { cdata } from "../src/writers/escape.js";
+import { layoutHelpers, Markup } from "../src/writers/helpers.js";
+import type { LoadedLayout } from "../src/writers/layout.js";
+import { BUILTIN_TEMPLATES, loadLayout } from "../src/writers/load-layout.js";
+import { createWriter } from "../src/writers/registry.js";
+import type { FeedMeta, FeedWriter } from "../src/writers/types.js";
+import { flag } from "./common.js";
+
+const PRODUCTS = Number(flag("products", "5000"));
+const ROUNDS = Number(flag("rounds", "7"));
+const BASELINE = flag("baseline", "");
+const NOW = Date.UTC(2026, 0, 15) / 1000;
+const root = fileURLToPath(new URL("../", import.meta.url));
+
+type Create = (layout: LoadedLayout, meta: FeedMeta) => FeedWriter;
+
+/** The writers of another commit: its src/ in a folder node resolves packages from (this checkout's node_modules). */
+async function baselineWriters(ref: string): Promise<{ create: Create; dispose: () => void }> {
+  const dir = `${root}node_modules/.cache/pharmafeed-bench-render/${ref.replace(/[^\w.-]/g, "_")}`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const archive = execFileSync("git", ["-C", root, "archive", ref, "src"], { maxBuffer: 1 << 28 });
+  execFileSync("tar", ["-x", "-C", dir], { input: archive });
+  const registry = (await import(pathToFileURL(`${dir}/src/writers/registry.ts`).href)) as { createWriter: Create };
+  return { create: registry.createWriter, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The Handlebars runtime on the same layout: its own escaping, cells joined by the delimiter as they are. */
+function handlebarsWriter(layout: LoadedLayout, meta: FeedMeta): FeedWriter {
+  const hb = Handlebars.create();
+  for (const [name, fn] of Object.entries(layoutHelpers(cdata))) {
+    hb.registerHelper(name, (...args: unknown[]) => {
+      const result = fn(...args.slice(0, -1));
+      return result instanceof Markup ? new hb.SafeString(result.value) : result;
+    });
+  }
+  const spec = layout.spec;
+  const base = { separator: "", header: () => "", footer: () => "" };
+  if (layout.templates) {
+    const item = hb.compile(layout.templates.item);
+    return { ...base, header: () => hb.compile(layout.templates!.header)(meta), row: (i) => item(i) };
+  }
+  if (spec.format === "xml" || !spec.columns) return { ...base, row: (i) => JSON.stringify(i) + "\n" };
+  const cells = spec.columns.map((c) => hb.compile(c.value, { noEscape: true }));
+  const delimiter = spec.format === "csv" ? spec.delimiter : "\t";
+  return { ...base, row: (i) => cells.map((cell) => cell(i)).join(delimiter) + "\n" };
+}
+
+// --- the items: each preset's defaults in two locales, as the nightly run's 22 channels ---------
+const catalogue = createCatalogue({ seed: 1, products: PRODUCTS * 2, assetBaseUrl: "https://assets.sandbox.example" });
+const products: Product[] = [];
+for (let i = 0; i < catalogue.total && products.length < PRODUCTS; i++) {
+  const parsed = Product.safeParse(catalogue.product(i));
+  if (parsed.success && (parsed.data.status ?? "active") === "active") products.push(parsed.data);
+}
+const context = buildContext({ categories: catalogue.publicCategories as never, brands: catalogue.brands as never, now: NOW, priceUnit: "cents" });
+
+interface Channel {
+  name: string;
+  format: string;
+  items: FeedItem[];
+  writers: Record<string, FeedWriter>;
+  times: Record<string, number[]>;
+}
+
+const sides: Record<string, Create> = { ours: createWriter, handlebars: handlebarsWriter };
+const baseline = BASELINE === "" ? undefined : await baselineWriters(BASELINE);
+if (baseline) sides[`baseline ${BASELINE}`] = baseline.create;
+
+const channels: Channel[] = [];
+for (const presetName of PRESET_NAMES) {
+  const preset = PRESETS[presetName]!;
+  const layout = await loadLayout(`${BUILTIN_TEMPLATES}/${preset.layout}`);
+  for (const locale of ["fr", "nl"]) {
+    const input = { ...preset.mapping, locale, fallbackLocales: ["en"], link: { template: `https://shop.example/${locale}/{{seoName}}-{{id}}.html` } } as ChannelMappingInput;
+    const mapping = compileChannel(ChannelMapping.parse(input), `${presetName}-${locale}`);
+    const items: FeedItem[] = [];
+    for (const p of products) {
+      const r = mapProduct(p, mapping, context);
+      if (r.ok) items.push(r.item);
+    }
+    const meta: FeedMeta = { channel: mapping.name ?? presetName, title: "Bench", link: "https://shop.example/", description: "Feed", generatedAt: "2026-01-15T02:00:00.000Z", locale, country: "FR" };
+    const writers = Object.fromEntries(Object.entries(sides).map(([side, create]) => [side, create(layout, meta)]));
+    channels.push({ name: `${presetName}-${locale}`, format: layout.spec.format, items, writers, times: Object.fromEntries(Object.keys(sides).map((s) => [s, []])) });
+  }
+}
+
+/** All rows of one channel by one writer, as channel-mapper.ts drives it (the fill marks emptied per row). */
+function render(writer: FeedWriter, items: readonly FeedItem[]): string[] {
+  const out = new Array<string>(items.length);
+  const marks = writer.filled;
+  for (let i = 0; i < items.length; i++) {
+    if (marks) marks.length = 0;
+    out[i] = writer.row(items[i]!);
+  }
+  return out;
+}
+
+function cpu(fn: () => void): number {
+  const c0 = process.cpuUsage();
+  fn();
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1e6;
+}
+
+if (baseline) {
+  for (const c of channels) {
+    const a = render(c.writers.ours!, c.items).join("");
+    const b = render(c.writers[`baseline ${BASELINE}`]!, c.items).join("");
+    if (a !== b) throw new Error(`${c.name}: rows differ from ${BASELINE}'s`);
+  }
+}
+for (const c of channels) for (const w of Object.values(c.writers)) render(w, c.items); // warm-up
+for (let r = 0; r < ROUNDS; r++) {
+  for (const c of channels) {
+    for (const [side, writer] of Object.entries(c.writers)) c.times[side]!.push(cpu(() => render(writer, c.items)));
+  }
+}
+baseline?.dispose();
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const us = (seconds: number, rows: number) => ((seconds * 1e6) / Math.max(1, rows)).toFixed(2).padStart(8);
+const names = Object.keys(sides);
+const rows = channels.reduce((n, c) => n + c.items.length, 0);
+console.log(`render bench: ${products.length} active products, ${channels.length} channels, ${rows} rows, median of ${ROUNDS} rounds, CPU us per row`);
+console.log(`  ${"channel".padEnd(20)} ${"format".padEnd(7)} ${"rows".padStart(6)} ${names.map((n) => n.padStart(Math.max(8, n.length))).join(" ")}`);
+const totals = names.map(() => 0);
+for (const c of channels) {
+  const cells = names.map((n, k) => {
+    const t = median(c.times[n]!);
+    totals[k]! += t;
+    return us(t, c.items.length).padStart(Math.max(8, n.length));
+  });
+  console.log(`  ${c.name.padEnd(20)} ${c.format.padEnd(7)} ${String(c.items.length).padStart(6)} ${cells.join(" ")}`);
+}
+console.log(`  ${"all rows".padEnd(20)} ${"".padEnd(7)} ${String(rows).padStart(6)} ${names.map((n, k) => us(totals[k]!, rows).padStart(Math.max(8, n.length))).join(" ")}`);
+console.log(`  products/s through all ${channels.length} writers: ${names.map((n, k) => `${n} ${Math.round(products.length / totals[k]!).toLocaleString("en-US")}`).join(", ")}`);
+console.log(`  peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
