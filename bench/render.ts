@@ -10,14 +10,17 @@
  *   `git archive` under node_modules/.cache/, removed at exit), checked to write the
  *   very same bytes.
  *
- *   npx tsx bench/render.ts [--products 5000] [--rounds 7] [--baseline main]
+ *   npx tsx bench/render.ts [--products 5000] [--rounds 9] [--baseline main]
  *
- * Timed in CPU seconds of this process (robust to other work on the machine), sides
- * interleaved round by round; median of the rounds, in microseconds per row.
+ * Timed in CPU seconds of this process (robust to other work on the machine), each
+ * timed run after a young-generation collection, sides interleaved channel by channel;
+ * median of the rounds, in microseconds per row.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import Handlebars from "handlebars";
 import { Product } from "../src/catalogue/schemas/product.js";
 import { buildContext, ChannelMapping, compileChannel, mapProduct, type ChannelMappingInput } from "../src/mapping/index.js";
@@ -33,7 +36,7 @@ import type { FeedMeta, FeedWriter } from "../src/writers/types.js";
 import { flag } from "./common.js";
 
 const PRODUCTS = Number(flag("products", "5000"));
-const ROUNDS = Number(flag("rounds", "7"));
+const ROUNDS = Number(flag("rounds", "9"));
 const BASELINE = flag("baseline", "");
 const NOW = Date.UTC(2026, 0, 15) / 1000;
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -47,6 +50,8 @@ async function baselineWriters(ref: string): Promise<{ create: Create; dispose: 
   mkdirSync(dir, { recursive: true });
   const archive = execFileSync("git", ["-C", root, "archive", ref, "src"], { maxBuffer: 1 << 28 });
   execFileSync("tar", ["-x", "-C", dir], { input: archive });
+  writeFileSync(`${dir}/package.json`, JSON.stringify({ type: "module" })); // ES modules, as this package's
+
   const registry = (await import(pathToFileURL(`${dir}/src/writers/registry.ts`).href)) as { createWriter: Create };
   return { create: registry.createWriter, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -111,18 +116,28 @@ for (const presetName of PRESET_NAMES) {
   }
 }
 
-/** All rows of one channel by one writer, as channel-mapper.ts drives it (the fill marks emptied per row). */
-function render(writer: FeedWriter, items: readonly FeedItem[]): string[] {
-  const out = new Array<string>(items.length);
+/**
+ * All rows of one channel by one writer, as channel-mapper.ts drives it: the fill marks emptied
+ * per row, each row dropped once written (a worker encodes it into a reused buffer at once).
+ */
+function render(writer: FeedWriter, items: readonly FeedItem[], keep?: string[]): number {
   const marks = writer.filled;
+  let bytes = 0;
   for (let i = 0; i < items.length; i++) {
     if (marks) marks.length = 0;
-    out[i] = writer.row(items[i]!);
+    const row = writer.row(items[i]!);
+    bytes += row.length;
+    keep?.push(row);
   }
-  return out;
+  return bytes;
 }
 
+// A young-generation collection before each timed run: one side's garbage is not collected in another's time.
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as (options: { type: "minor" }) => void;
+
 function cpu(fn: () => void): number {
+  gc({ type: "minor" });
   const c0 = process.cpuUsage();
   fn();
   const c = process.cpuUsage(c0);
@@ -131,9 +146,11 @@ function cpu(fn: () => void): number {
 
 if (baseline) {
   for (const c of channels) {
-    const a = render(c.writers.ours!, c.items).join("");
-    const b = render(c.writers[`baseline ${BASELINE}`]!, c.items).join("");
-    if (a !== b) throw new Error(`${c.name}: rows differ from ${BASELINE}'s`);
+    const a: string[] = [];
+    const b: string[] = [];
+    render(c.writers.ours!, c.items, a);
+    render(c.writers[`baseline ${BASELINE}`]!, c.items, b);
+    if (a.join("") !== b.join("")) throw new Error(`${c.name}: rows differ from ${BASELINE}'s`);
   }
 }
 for (const c of channels) for (const w of Object.values(c.writers)) render(w, c.items); // warm-up

@@ -101,9 +101,83 @@ describe("template compiler matches the Handlebars runtime", () => {
     expect(ours.compile(source, "t")(context)).toBe(theirs(source)(context));
   });
 
+  it("renders no Object.prototype member for an @data name that is not ours", () => {
+    const source = "[{{@constructor}}{{@toString}}{{#each xs}}{{@hasOwnProperty}}{{@__proto__}}{{/each}}{{#with obj}}{{@valueOf}}{{/with}}]";
+    const context = { xs: ["a"], obj: { a: 1 } };
+    expect(ours.compile(source, "t")(context)).toBe("[]");
+    expect(ours.compile(source, "t")(context)).toBe(theirs(source)(context));
+  });
+
   it("refuses partials and decorators when the layout is loaded", () => {
     expect(() => ours.compile("{{> other}}", "t.hbs")).toThrow(/partial is not supported in feed layouts/);
     expect(() => ours.compile("{{#> layout}}x{{/layout}}", "t.hbs")).toThrow(/not supported/);
     expect(() => ours.compile("{{#cdata x}}y{{/cdata}}", "t.hbs")).toThrow(/"cdata" is not a block helper/);
+  });
+});
+
+/**
+ * Layouts are user files and the compiler writes JavaScript: every string a layout
+ * holds (text, path segments, string literals, helper names) must come out as data.
+ */
+describe("a layout is never code", () => {
+  const PWNED = "__pharmafeedTemplatePwned";
+  const HOSTILE = [
+    `"`,
+    "'",
+    "\\",
+    "`",
+    "${globalThis." + PWNED + " = 1}",
+    "*/ globalThis." + PWNED + " = 1; /*",
+    "\n",
+    "\r\n",
+    "\u2028",
+    "\u2029",
+    `"); globalThis.${PWNED} = 1; ("`,
+    `'); globalThis.${PWNED} = 1; ('`,
+    "\\\"; globalThis." + PWNED + " = 1; //",
+    "</script><!--",
+    "\u0001\ud800", // NUL is refused by the Handlebars lexer itself
+  ];
+  const ours = createTemplateEngine(escapeXml);
+  const theirs = reference(escapeXml);
+  const pwned = () => (globalThis as Record<string, unknown>)[PWNED];
+  /** A Handlebars string literal of text (`\"` for a quote inside); `!` keeps a final backslash off the closing quote. */
+  const quoted = (text: string) => `"${text.replaceAll('"', '\\"')}!"`;
+
+  it.each(HOSTILE)("text %j renders as written", (text) => {
+    // In brackets: a backslash before {{ is Handlebars' escape of a mustache.
+    const source = `<a>[${text}]</a>{{#if yes}}[${text}]{{else}}no{{/if}}`;
+    expect(ours.compile(source, "t")({ yes: true })).toBe(`<a>[${text}]</a>[${text}]`);
+    expect(ours.compile(source, "t")({ yes: true })).toBe(theirs(source)({ yes: true }));
+    expect(pwned()).toBeUndefined();
+  });
+
+  it.each(HOSTILE)("path segment %j is a property name", (text) => {
+    const segment = `[${text}!]`;
+    // The name Handlebars reads from the segment (it keeps the brackets of one holding white space).
+    const key = (Handlebars.parse(`{{${segment}}}`).body[0] as hbs.AST.MustacheStatement).path as hbs.AST.PathExpression;
+    const name = key.parts[0]!;
+    const source = `[{{${segment}}}|{{#with ${segment}}}{{${segment}}}{{/with}}|{{#each list}}{{${segment}}}{{../${segment}}}{{/each}}]`;
+    const context = { [name]: { [name]: "inner" }, list: [{ [name]: "item" }] };
+    const rendered = ours.compile(source, "t")(context);
+    expect(rendered).toBe("[[object Object]|inner|item[object Object]]");
+    expect(rendered).toBe(theirs(source)(context));
+    expect(pwned()).toBeUndefined();
+  });
+
+  it.each(HOSTILE)("string literal %j is a value", (text) => {
+    const source = `{{default missing ${quoted(text)}}}|{{{default missing ${quoted(text)}}}}|{{#if (eq value ${quoted(text)})}}same{{else}}different{{/if}}`;
+    for (const value of [`${text}!`, text]) {
+      const rendered = ours.compile(source, "t")({ value });
+      expect(rendered).toBe(theirs(source)({ value }));
+      if (!text.includes("\\")) expect(rendered.endsWith(value === text ? "different" : "same")).toBe(true);
+    }
+    expect(pwned()).toBeUndefined();
+  });
+
+  it.each(HOSTILE)("helper name %j is looked up, never evaluated", (name) => {
+    expect(() => ours.compile(`{{[${name}!] x}}`, "t")).toThrow(/unknown helper/);
+    expect(() => ours.compile(`{{#[${name}!] x}}y{{/[${name}!]}}`, "t")).toThrow(/unknown helper/);
+    expect(pwned()).toBeUndefined();
   });
 });

@@ -1,0 +1,254 @@
+/**
+ * A Handlebars AST to the source of one JavaScript function (template.ts), compiled
+ * with `new Function`. Layouts are user files, so nothing taken from one is ever code:
+ * its text, path segments and string literals are written as JSON string literals
+ * (`literal`), every other value it names (helpers, numbers, booleans) as a variable
+ * bound to an entry of the constants array. Every identifier is ours (`$c1`, `$i2`...).
+ *
+ * The shape of the output, for `<a>{{#each xs}}{{this}}{{../name}}{{/each}}</a>`:
+ *
+ *   let o = "";
+ *   o += "<a>";
+ *   { const $v1 = property($c0, "xs");
+ *     if (!isEmpty($v1, false)) { ...; for (let $i1 = 0; $i1 < $n1; $i1++) { const $c1 = ...;
+ *       o += esc($c1); o += esc(property($c0, "name")); } } }
+ *   o += "</a>";
+ *
+ * A block that changes the context (`#each`, `#with`) binds a new `$c` variable; `../`
+ * names the enclosing one; `@index`, `@first`, `@last`, `@key` read the innermost
+ * `#each`'s loop variables; `@root` is `$c0`.
+ */
+import { PharmafeedError } from "../errors.js";
+import { Markup, text, type Helper } from "./helpers.js";
+import type { Escaper } from "./template.js";
+
+type Node = hbs.AST.Node;
+type Expression = hbs.AST.Expression;
+
+const BLOCKS = new Set(["if", "unless", "each", "with"]);
+
+/** Handlebars' truthiness: false, null, undefined, "", 0 (unless includeZero) and [] are empty. */
+function isEmpty(value: unknown, includeZero: boolean): boolean {
+  if (value === 0) return !includeZero;
+  return !value || (Array.isArray(value) && value.length === 0);
+}
+
+/** Own properties only, as the Handlebars runtime's prototype protection allows. */
+function property(value: unknown, key: string): unknown {
+  return value !== null && typeof value === "object" && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** A JavaScript string literal of any string: JSON's, with the two line separators JSON leaves raw escaped as well. */
+export function literal(value: string): string {
+  return JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+/** The innermost `#each` around a node: its loop variables. */
+interface Loop {
+  index: string;
+  count: string;
+  keys: string;
+  /** `@key` of the enclosing loop, which an `#each` over an array keeps. */
+  outerKey: string;
+}
+
+/** Where a node sits: the variable holding `this`, the enclosing context (`../`) and loop. */
+interface Scope {
+  context: string;
+  parent: Scope | undefined;
+  loop: Loop | undefined;
+}
+
+export interface GenerateOptions {
+  escape: Escaper;
+  helpers: Record<string, Helper>;
+  /** The layout file, for error messages. */
+  source: string;
+  /** Mark the top-level mustaches a render fills (RenderFn's `filled`). */
+  track: boolean;
+}
+
+class Generator {
+  /** Top-level mustaches, `{{name}}` (line N): what a template's "columns" are for the empty-column check. */
+  readonly tracked: string[] = [];
+  readonly constants: unknown[] = [];
+  private names = 0;
+
+  constructor(private readonly options: GenerateOptions) {}
+
+  private refuse(message: string, node: Node): never {
+    const line = node.loc?.start.line;
+    throw new PharmafeedError("CONFIG_INVALID", `template ${this.options.source}: ${message} on line ${line ?? "?"}`, {
+      context: { file: this.options.source, line },
+    });
+  }
+
+  /** A variable bound to `value` (a helper, a number...): layout values never become code. */
+  private constant(value: unknown): string {
+    return `$k${this.constants.push(value) - 1}`;
+  }
+
+  private fresh(): number {
+    return ++this.names;
+  }
+
+  /** Statements appending the program's output to `o`. */
+  program(program: hbs.AST.Program | undefined, scope: Scope, top = false): string {
+    let code = "";
+    for (const node of program?.body ?? []) code += top && node.type === "MustacheStatement" ? this.track(node as hbs.AST.MustacheStatement, scope) : this.statement(node, scope);
+    return code;
+  }
+
+  /** A top-level mustache: marks `filled` once it renders something; a column seen filled costs nothing more. */
+  private track(node: hbs.AST.MustacheStatement, scope: Scope): string {
+    const value = this.mustache(node, scope);
+    const k = this.tracked.length;
+    const name = node.path.type === "PathExpression" ? (node.path as hbs.AST.PathExpression).original : "?";
+    this.tracked.push(`{{${[name, ...node.params.map((p) => (p.type === "PathExpression" ? (p as hbs.AST.PathExpression).original : "…"))].join(" ")}}} (line ${node.loc?.start.line ?? "?"})`);
+    return `s = ${value};\nif (filled && !filled[${k}] && s.trim() !== "") filled[${k}] = 1;\no += s;\n`;
+  }
+
+  private statement(node: Node, scope: Scope): string {
+    switch (node.type) {
+      case "ContentStatement": {
+        const value = (node as hbs.AST.ContentStatement).value;
+        return value === "" ? "" : `o += ${literal(value)};\n`;
+      }
+      case "CommentStatement":
+        return "";
+      case "MustacheStatement":
+        return `o += ${this.mustache(node as hbs.AST.MustacheStatement, scope)};\n`;
+      case "BlockStatement":
+        return this.block(node as hbs.AST.BlockStatement, scope);
+      default:
+        return this.refuse(`${node.type.replace("Statement", "").toLowerCase()} is not supported in feed layouts`, node);
+    }
+  }
+
+  /** The text of a mustache: escaped once by the writer's escaper (Markup passes), or raw. */
+  private mustache(m: hbs.AST.MustacheStatement, scope: Scope): string {
+    const value = this.call(m.path, m.params, m.hash, m, scope);
+    return m.escaped ? `esc(${value})` : `text(${value})`;
+  }
+
+  /** A mustache or subexpression: a helper call, or a plain value. */
+  private call(path: Expression, params: Expression[], hash: hbs.AST.Hash | undefined, node: Node, scope: Scope): string {
+    const name = path.type === "PathExpression" ? (path as hbs.AST.PathExpression).original : undefined;
+    // Own helpers only: `{{__lookupGetter__ "__proto__"}}` or `{{constructor}}` must not reach Object.prototype.
+    const helper = name === undefined || !Object.hasOwn(this.options.helpers, name) ? undefined : this.options.helpers[name];
+    if (helper) {
+      const args = params.map((p) => this.expression(p, scope));
+      return `${this.constant(helper)}(${args.join(", ")})`;
+    }
+    if (params.length > 0 || hash) this.refuse(`unknown helper "${name ?? "?"}"`, node);
+    return this.expression(path, scope);
+  }
+
+  private expression(node: Expression, scope: Scope): string {
+    switch (node.type) {
+      case "PathExpression":
+        return this.path(node as hbs.AST.PathExpression, scope);
+      case "SubExpression": {
+        const s = node as hbs.AST.SubExpression;
+        return this.call(s.path, s.params, s.hash, node, scope);
+      }
+      case "StringLiteral":
+        return literal((node as hbs.AST.StringLiteral).value);
+      case "NumberLiteral":
+      case "BooleanLiteral":
+        return this.constant((node as hbs.AST.NumberLiteral | hbs.AST.BooleanLiteral).value);
+      case "UndefinedLiteral":
+        return "undefined";
+      case "NullLiteral":
+        return "null";
+      default:
+        return this.refuse(`${node.type} is not supported`, node);
+    }
+  }
+
+  private path(node: hbs.AST.PathExpression, scope: Scope): string {
+    const parts = [...node.parts];
+    let base: string;
+    if (node.data) {
+      // Data names are ours alone: `@constructor` is nothing, never Object.prototype's.
+      const name = parts.shift();
+      const loop = scope.loop;
+      if (name === "root") base = "$c0";
+      else if (!loop) base = "undefined";
+      else if (name === "index") base = loop.index;
+      else if (name === "first") base = `(${loop.index} === 0)`;
+      else if (name === "last") base = `(${loop.index} === ${loop.count} - 1)`;
+      else if (name === "key") base = keyOf(loop);
+      else base = "undefined";
+    } else {
+      let context = scope;
+      for (let d = 0; d < node.depth && context.parent; d++) context = context.parent;
+      base = context.context;
+    }
+    return parts.reduce((code, key) => `property(${code}, ${literal(key)})`, base);
+  }
+
+  private block(node: hbs.AST.BlockStatement, scope: Scope): string {
+    const name = (node.path as hbs.AST.PathExpression).original;
+    if (!BLOCKS.has(name)) {
+      return this.refuse(Object.hasOwn(this.options.helpers, name) ? `"${name}" is not a block helper` : `unknown helper "${name}"`, node);
+    }
+    if (node.params.length !== 1) this.refuse(`#${name} takes one argument`, node);
+    const argument = this.expression(node.params[0]!, scope);
+    const includeZero = node.hash?.pairs.some((p) => p.key === "includeZero" && (p.value as hbs.AST.BooleanLiteral).value === true) ?? false;
+    const n = this.fresh();
+    const context = `$c${n}`;
+    const inner: Scope =
+      name === "each"
+        ? { context, parent: scope, loop: { index: `$i${n}`, count: `$n${n}`, keys: `$ks${n}`, outerKey: scope.loop ? keyOf(scope.loop) : "undefined" } }
+        : { context, parent: scope, loop: scope.loop };
+    const program = this.program(node.program, name === "each" || name === "with" ? inner : scope);
+    const inverse = this.program(node.inverse, scope);
+    switch (name) {
+      case "if":
+        return `if (isEmpty(${argument}, ${includeZero})) {\n${inverse}} else {\n${program}}\n`;
+      case "unless":
+        return `if (isEmpty(${argument}, ${includeZero})) {\n${program}} else {\n${inverse}}\n`;
+      case "with":
+        return `{\nconst ${context} = ${argument};\nif (isEmpty(${context}, false)) {\n${inverse}} else {\n${program}}\n}\n`;
+      default: {
+        // Over an array its items, over an object its own enumerable values; anything else non-empty renders nothing.
+        const { index, count, keys } = inner.loop!;
+        const value = `$v${n}`;
+        return (
+          `{\nconst ${value} = ${argument};\nif (isEmpty(${value}, false)) {\n${inverse}} else {\n` +
+          `const ${keys} = isArray(${value}) || typeof ${value} !== "object" ? undefined : keys(${value});\n` +
+          `const ${count} = ${keys} !== undefined ? ${keys}.length : isArray(${value}) ? ${value}.length : 0;\n` +
+          `for (let ${index} = 0; ${index} < ${count}; ${index}++) {\nconst ${context} = ${keys} === undefined ? ${value}[${index}] : ${value}[${keys}[${index}]];\n${program}}\n}\n}\n`
+        );
+      }
+    }
+  }
+}
+
+/** `@key`: the key of an `#each` over an object; over an array, the enclosing loop's. */
+function keyOf(loop: Loop): string {
+  return `(${loop.keys} === undefined ? ${loop.outerKey} : ${loop.keys}[${loop.index}])`;
+}
+
+/** The render function of a parsed layout, and its tracked mustaches. */
+export function generate(ast: hbs.AST.Program, options: GenerateOptions): { render: (context: unknown, filled?: number[]) => string; tracked: string[] } {
+  const generator = new Generator(options);
+  const body = generator.program(ast, { context: "$c0", parent: undefined, loop: undefined }, options.track);
+  const constants = generator.constants.map((_, i) => `$k${i} = k[${i}]`);
+  const code =
+    `"use strict";\nconst { property, isEmpty, text, esc, isArray, keys } = rt;\n` +
+    (constants.length > 0 ? `const ${constants.join(", ")};\n` : "") +
+    `return function render($c0, filled) {\nlet o = "";\nlet s;\n${body}return o;\n};`;
+  const escape = options.escape;
+  const runtime = {
+    property,
+    isEmpty,
+    text,
+    isArray: Array.isArray,
+    keys: Object.keys,
+    esc: (value: unknown): string => (typeof value === "string" ? escape(value) : value instanceof Markup ? value.value : escape(text(value))),
+  };
+  const factory = new Function("k", "rt", code) as (k: unknown[], rt: typeof runtime) => (context: unknown, filled?: number[]) => string;
+  return { render: factory(generator.constants, runtime), tracked: generator.tracked };
+}
