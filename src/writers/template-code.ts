@@ -9,9 +9,9 @@
  *
  *   let o = "";
  *   o += "<a>";
- *   { const $v1 = property($c0, "xs");
+ *   { const $v1 = ($t = $c0) !== null && typeof $t === "object" && hasOwn($t, "xs") ? $t["xs"] : undefined;
  *     if (!isEmpty($v1, false)) { ...; for (let $i1 = 0; $i1 < $n1; $i1++) { const $c1 = ...;
- *       o += esc($c1); o += esc(property($c0, "name")); } } }
+ *       o += esc($c1); o += esc(($t = $c0) !== null && ... ? $t["name"] : undefined); } } }
  *   o += "</a>";
  *
  * A block that changes the context (`#each`, `#with`) binds a new `$c` variable; `../`
@@ -31,11 +31,6 @@ const BLOCKS = new Set(["if", "unless", "each", "with"]);
 function isEmpty(value: unknown, includeZero: boolean): boolean {
   if (value === 0) return !includeZero;
   return !value || (Array.isArray(value) && value.length === 0);
-}
-
-/** Own properties only, as the Handlebars runtime's prototype protection allows. */
-function property(value: unknown, key: string): unknown {
-  return value !== null && typeof value === "object" && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 }
 
 /** A JavaScript string literal of any string: JSON's, with the two line separators JSON leaves raw escaped as well. */
@@ -185,7 +180,7 @@ class Generator {
       for (let d = 0; d < node.depth && context.parent; d++) context = context.parent;
       base = context.context;
     }
-    return parts.reduce((code, key) => `property(${code}, ${literal(key)})`, base);
+    return lookup(base, parts);
   }
 
   private block(node: hbs.AST.BlockStatement, scope: Scope): string {
@@ -226,6 +221,19 @@ class Generator {
   }
 }
 
+/**
+ * `base` then each own property in turn (undefined as soon as one is missing), written out
+ * where it is used: each lookup has its own inline cache in the render function, which stays
+ * monomorphic however many layouts (item shapes) a process renders. `$t` holds the value on
+ * the way; a chain is evaluated whole before any other starts, so one variable serves all.
+ */
+function lookup(base: string, parts: readonly string[]): string {
+  if (parts.length === 0) return base;
+  const keys = parts.map(literal);
+  const steps = keys.map((k, i) => `($t = ${i === 0 ? base : `$t[${keys[i - 1]!}]`}) !== null && typeof $t === "object" && hasOwn($t, ${k})`);
+  return `(${steps.join(" && ")} ? $t[${keys[keys.length - 1]!}] : undefined)`;
+}
+
 /** `@key`: the key of an `#each` over an object; over an array, the enclosing loop's. */
 function keyOf(loop: Loop): string {
   return `(${loop.keys} === undefined ? ${loop.outerKey} : ${loop.keys}[${loop.index}])`;
@@ -237,12 +245,12 @@ export function generate(ast: hbs.AST.Program, options: GenerateOptions): { rend
   const body = generator.program(ast, { context: "$c0", parent: undefined, loop: undefined }, options.track);
   const constants = generator.constants.map((_, i) => `$k${i} = k[${i}]`);
   const code =
-    `"use strict";\nconst { property, isEmpty, text, esc, isArray, keys } = rt;\n` +
+    `"use strict";\nconst { hasOwn, isEmpty, text, esc, isArray, keys } = rt;\n` +
     (constants.length > 0 ? `const ${constants.join(", ")};\n` : "") +
-    `return function render($c0, filled) {\nlet o = "";\nlet s;\n${body}return o;\n};`;
+    `return function render($c0, filled) {\nlet o = "";\nlet s, $t;\n${body}return o;\n};`;
   const escape = options.escape;
   const runtime = {
-    property,
+    hasOwn: Object.hasOwn,
     isEmpty,
     text,
     isArray: Array.isArray,
