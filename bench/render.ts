@@ -10,11 +10,10 @@
  *   `git archive` under node_modules/.cache/, removed at exit), checked to write the
  *   very same bytes.
  *
- *   npx tsx bench/render.ts [--products 5000] [--rounds 9] [--baseline main]
+ *   npx tsx bench/render.ts [--products 3000] [--rounds 9] [--baseline main] [--no-handlebars] [--cold]
  *
- * Timed in CPU seconds of this process (robust to other work on the machine), each
- * timed run after a young-generation collection, sides interleaved channel by channel;
- * median of the rounds, in microseconds per row.
+ * Timed in CPU seconds of this process (robust to other work on the machine), sides
+ * interleaved channel by channel; median of the rounds, in microseconds per row.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -23,7 +22,8 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import Handlebars from "handlebars";
 import { Product } from "../src/catalogue/schemas/product.js";
-import { buildContext, ChannelMapping, compileChannel, mapProduct, type ChannelMappingInput } from "../src/mapping/index.js";
+import { buildContext, ChannelMapping, compileChannel, mapProduct, type ChannelMappingInput, type CompiledChannel } from "../src/mapping/index.js";
+import { mappingKey, sharedMapping } from "../src/mapping/locale-cache.js";
 import type { FeedItem } from "../src/mapping/feed-item.js";
 import { PRESET_NAMES, PRESETS } from "../src/presets/index.js";
 import { createCatalogue } from "../src/sandbox/index.js";
@@ -33,11 +33,12 @@ import type { LoadedLayout } from "../src/writers/layout.js";
 import { BUILTIN_TEMPLATES, loadLayout } from "../src/writers/load-layout.js";
 import { createWriter } from "../src/writers/registry.js";
 import type { FeedMeta, FeedWriter } from "../src/writers/types.js";
-import { flag } from "./common.js";
+import { flag, hasFlag } from "./common.js";
 
-const PRODUCTS = Number(flag("products", "5000"));
+const PRODUCTS = Number(flag("products", "3000"));
 const ROUNDS = Number(flag("rounds", "9"));
 const BASELINE = flag("baseline", "");
+const COLD = hasFlag("cold");
 const NOW = Date.UTC(2026, 0, 15) / 1000;
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -89,12 +90,17 @@ const context = buildContext({ categories: catalogue.publicCategories as never, 
 interface Channel {
   name: string;
   format: string;
+  mapping: CompiledChannel;
+  /** locale-cache.ts's key of the mapping settings. */
+  key: number;
+  /** Mapped items, the same objects for channels of the same mapping settings, as a run shares them. */
   items: FeedItem[];
   writers: Record<string, FeedWriter>;
   times: Record<string, number[]>;
 }
 
-const sides: Record<string, Create> = { ours: createWriter, handlebars: handlebarsWriter };
+const sides: Record<string, Create> = { ours: createWriter };
+if (!hasFlag("no-handlebars")) sides.handlebars = handlebarsWriter;
 const baseline = BASELINE === "" ? undefined : await baselineWriters(BASELINE);
 if (baseline) sides[`baseline ${BASELINE}`] = baseline.create;
 
@@ -104,59 +110,87 @@ for (const presetName of PRESET_NAMES) {
   const layout = await loadLayout(`${BUILTIN_TEMPLATES}/${preset.layout}`);
   for (const locale of ["fr", "nl"]) {
     const input = { ...preset.mapping, locale, fallbackLocales: ["en"], link: { template: `https://shop.example/${locale}/{{seoName}}-{{id}}.html` } } as ChannelMappingInput;
-    const mapping = compileChannel(ChannelMapping.parse(input), `${presetName}-${locale}`);
-    const items: FeedItem[] = [];
-    for (const p of products) {
-      const r = mapProduct(p, mapping, context);
-      if (r.ok) items.push(r.item);
-    }
-    const meta: FeedMeta = { channel: mapping.name ?? presetName, title: "Bench", link: "https://shop.example/", description: "Feed", generatedAt: "2026-01-15T02:00:00.000Z", locale, country: "FR" };
+    const settings = ChannelMapping.parse(input);
+    const name = `${presetName}-${locale}`;
+    const meta: FeedMeta = { channel: name, title: "Bench", link: "https://shop.example/", description: "Feed", generatedAt: "2026-01-15T02:00:00.000Z", locale, country: "FR" };
     const writers = Object.fromEntries(Object.entries(sides).map(([side, create]) => [side, create(layout, meta)]));
-    channels.push({ name: `${presetName}-${locale}`, format: layout.spec.format, items, writers, times: Object.fromEntries(Object.keys(sides).map((s) => [s, []])) });
+    const times = Object.fromEntries(Object.keys(sides).map((s) => [s, []]));
+    channels.push({ name, format: layout.spec.format, items: [], writers, times, mapping: compileChannel(settings, name), key: mappingKey(settings) });
   }
 }
+// Product after product, every channel in turn, as a worker maps them (pipeline/channel-mapper.ts).
+for (const p of products) {
+  for (const c of channels) {
+    const r = sharedMapping(context, p, c.key, () => mapProduct(p, c.mapping, context));
+    if (r.ok) c.items.push(r.item);
+  }
+}
+const distinct = new Set(channels.flatMap((c) => c.items)).size;
 
 /**
- * All rows of one channel by one writer, as channel-mapper.ts drives it: the fill marks emptied
- * per row, each row dropped once written (a worker encodes it into a reused buffer at once).
+ * Each round renders new items, as each run maps its own (a cache keyed by item, such as
+ * sanitize.ts's, starts empty): structured clones, shared where the originals are.
  */
-function render(writer: FeedWriter, items: readonly FeedItem[], keep?: string[]): number {
+function freshItems(): Map<FeedItem, FeedItem> {
+  const copies = new Map<FeedItem, FeedItem>();
+  for (const c of channels) for (const item of c.items) if (!copies.has(item)) copies.set(item, structuredClone(item));
+  return copies;
+}
+
+/** Every row of one channel by one writer, kept. */
+function rowsOf(writer: FeedWriter, items: readonly FeedItem[]): string[] {
+  return items.map((item) => {
+    if (writer.filled) writer.filled.length = 0;
+    return writer.row(item);
+  });
+}
+
+const BATCH = 32;
+let sink = 0;
+
+/**
+ * CPU seconds to write every row of one channel by one writer, as channel-mapper.ts drives it:
+ * the fill marks emptied per row, each row dropped once written (a worker encodes it into a
+ * reused buffer at once). A worker renders an item right after mapping it, when the item is
+ * still in the cache: so every value of a batch of items is read (JSON.stringify) outside the
+ * timed part. With --cold they are not: the first code to read an item pays its cache misses.
+ */
+function timeRows(writer: FeedWriter, items: readonly FeedItem[], copies: Map<FeedItem, FeedItem>): number {
+  let seconds = 0;
   const marks = writer.filled;
-  let bytes = 0;
-  for (let i = 0; i < items.length; i++) {
-    if (marks) marks.length = 0;
-    const row = writer.row(items[i]!);
-    bytes += row.length;
-    keep?.push(row);
+  gc({ type: "minor" });
+  for (let start = 0; start < items.length; start += BATCH) {
+    const batch = items.slice(start, start + BATCH).map((item) => copies.get(item)!);
+    if (!COLD) for (const item of batch) sink += JSON.stringify(item).length;
+    const c0 = process.cpuUsage();
+    for (const item of batch) {
+      if (marks) marks.length = 0;
+      sink += writer.row(item).length;
+    }
+    const c = process.cpuUsage(c0);
+    seconds += (c.user + c.system) / 1e6;
   }
-  return bytes;
+  return seconds;
 }
 
 // A young-generation collection before each timed run: one side's garbage is not collected in another's time.
 setFlagsFromString("--expose-gc");
-const gc = runInNewContext("gc") as (options: { type: "minor" }) => void;
-
-function cpu(fn: () => void): number {
-  gc({ type: "minor" });
-  const c0 = process.cpuUsage();
-  fn();
-  const c = process.cpuUsage(c0);
-  return (c.user + c.system) / 1e6;
-}
+const gc = runInNewContext("gc") as (options: { type: "minor" | "major" }) => void;
 
 if (baseline) {
   for (const c of channels) {
-    const a: string[] = [];
-    const b: string[] = [];
-    render(c.writers.ours!, c.items, a);
-    render(c.writers[`baseline ${BASELINE}`]!, c.items, b);
-    if (a.join("") !== b.join("")) throw new Error(`${c.name}: rows differ from ${BASELINE}'s`);
+    if (rowsOf(c.writers.ours!, c.items).join("") !== rowsOf(c.writers[`baseline ${BASELINE}`]!, c.items).join("")) {
+      throw new Error(`${c.name}: rows differ from ${BASELINE}'s`);
+    }
   }
 }
-for (const c of channels) for (const w of Object.values(c.writers)) render(w, c.items); // warm-up
+for (const c of channels) for (const w of Object.values(c.writers)) rowsOf(w, c.items); // warm-up
 for (let r = 0; r < ROUNDS; r++) {
+  // One copy of the round's items per side: no side finds another's work in a cache.
+  const copies = Object.fromEntries(Object.keys(sides).map((side) => [side, freshItems()]));
+  gc({ type: "major" });
   for (const c of channels) {
-    for (const [side, writer] of Object.entries(c.writers)) c.times[side]!.push(cpu(() => render(writer, c.items)));
+    for (const [side, writer] of Object.entries(c.writers)) c.times[side]!.push(timeRows(writer, c.items, copies[side]!));
   }
 }
 baseline?.dispose();
@@ -165,7 +199,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const us = (seconds: number, rows: number) => ((seconds * 1e6) / Math.max(1, rows)).toFixed(2).padStart(8);
 const names = Object.keys(sides);
 const rows = channels.reduce((n, c) => n + c.items.length, 0);
-console.log(`render bench: ${products.length} active products, ${channels.length} channels, ${rows} rows, median of ${ROUNDS} rounds, CPU us per row`);
+console.log(
+  `render bench: ${products.length} active products, ${channels.length} channels, ${rows} rows of ${distinct} distinct items (${COLD ? "cold" : "in cache"}), median of ${ROUNDS} rounds, CPU us per row`,
+);
 console.log(`  ${"channel".padEnd(20)} ${"format".padEnd(7)} ${"rows".padStart(6)} ${names.map((n) => n.padStart(Math.max(8, n.length))).join(" ")}`);
 const totals = names.map(() => 0);
 for (const c of channels) {
@@ -178,4 +214,5 @@ for (const c of channels) {
 }
 console.log(`  ${"all rows".padEnd(20)} ${"".padEnd(7)} ${String(rows).padStart(6)} ${names.map((n, k) => us(totals[k]!, rows).padStart(Math.max(8, n.length))).join(" ")}`);
 console.log(`  products/s through all ${channels.length} writers: ${names.map((n, k) => `${n} ${Math.round(products.length / totals[k]!).toLocaleString("en-US")}`).join(", ")}`);
+if (sink === -1) console.log("");
 console.log(`  peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
