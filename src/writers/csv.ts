@@ -85,6 +85,10 @@ export function createCsvWriter(layout: LoadedLayout): FeedWriter {
   return {
     header: () => (bom ? "\uFEFF" : "") + stringify([columns.map((c) => c.header)], options),
     row: (item) => line(render(item, filled)),
+    rowIfClean: (item) => {
+      const cells = render.ifClean(item, filled);
+      return cells && line(cells);
+    },
     separator: "",
     columns: columns.map((c) => c.header),
     filled,

@@ -19,13 +19,16 @@ export function stripInvalidXmlChars(value: string): string {
   return INVALID_XML_CHARS.test(value) ? value.replace(INVALID_XML_CHARS, "") : value;
 }
 
-// One test for the common case (nothing to escape, nothing to drop): a feed row has ~25 values.
+/**
+ * One test for the common case (nothing to escape, nothing to drop): a feed row has ~25 values.
+ * A string it does not match is one escapeXml returns as it is (the template engine's `touches`).
+ */
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
-const NEEDS_ANY_WORK = /[&<>"'\r\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
+export const XML_TOUCHES = /[&<>"'\r\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 /** Text content or attribute value. */
 export function escapeXml(value: string): string {
-  if (!NEEDS_ANY_WORK.test(value)) return value;
+  if (!XML_TOUCHES.test(value)) return value;
   const clean = stripInvalidXmlChars(value);
   return NEEDS_XML_ESCAPE.test(clean) ? clean.replace(XML_SPECIALS, (c) => XML_ENTITIES[c] ?? c) : clean;
 }

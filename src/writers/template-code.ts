@@ -20,6 +20,7 @@
  */
 import { PharmafeedError } from "../errors.js";
 import { Markup, text, type Helper } from "./helpers.js";
+import { isClean } from "./sanitize.js";
 import type { Escaper } from "./template.js";
 
 type Node = hbs.AST.Node;
@@ -61,7 +62,16 @@ export interface GenerateOptions {
   source: string;
   /** Mark the top-level mustaches a render fills (RenderFn's `filled`). */
   track: boolean;
+  /**
+   * Check every value read from the context (sanitize.ts's isClean) and throw UNCLEAN at the
+   * first one sanitizing would change. `look`: a string it does not match is both clean and
+   * left as it is by the escaper, so that one scan decides both; without it, both look.
+   */
+  check?: { look: RegExp | undefined } | undefined;
 }
+
+/** What a checked render throws at a value sanitizing would change. */
+export const UNCLEAN: unique symbol = Symbol("unclean context");
 
 class Generator {
   /** Top-level mustaches, `{{name}}` (line N): what a template's "columns" are for the empty-column check. */
@@ -122,6 +132,10 @@ class Generator {
 
   /** The text of a mustache: escaped once by the writer's escaper (Markup passes), or raw. */
   private mustache(m: hbs.AST.MustacheStatement, scope: Scope): string {
+    const path = m.path.type === "PathExpression" ? (m.path as hbs.AST.PathExpression) : undefined;
+    if (this.options.check && m.escaped && path && !Object.hasOwn(this.options.helpers, path.original) && m.params.length === 0 && !m.hash) {
+      return `escChecked(${this.path(path, scope)})`; // the common `{{title}}`: one scan checks and escapes
+    }
     const value = this.call(m.path, m.params, m.hash, m, scope);
     return m.escaped ? `esc(${value})` : `text(${value})`;
   }
@@ -139,10 +153,17 @@ class Generator {
     return this.expression(path, scope);
   }
 
-  private expression(node: Expression, scope: Scope): string {
+  /**
+   * `test`: the value is only tested for emptiness (a block's argument): a checked render
+   * looks at a string then (sanitizing may empty it), not into an object or array, whose
+   * values are checked where they are read.
+   */
+  private expression(node: Expression, scope: Scope, test = false): string {
     switch (node.type) {
-      case "PathExpression":
-        return this.path(node as hbs.AST.PathExpression, scope);
+      case "PathExpression": {
+        const value = this.path(node as hbs.AST.PathExpression, scope);
+        return this.options.check ? `${test ? "checkText" : "check"}(${value})` : value;
+      }
       case "SubExpression": {
         const s = node as hbs.AST.SubExpression;
         return this.call(s.path, s.params, s.hash, node, scope);
@@ -189,7 +210,7 @@ class Generator {
       return this.refuse(Object.hasOwn(this.options.helpers, name) ? `"${name}" is not a block helper` : `unknown helper "${name}"`, node);
     }
     if (node.params.length !== 1) this.refuse(`#${name} takes one argument`, node);
-    const argument = this.expression(node.params[0]!, scope);
+    const argument = this.expression(node.params[0]!, scope, true);
     const includeZero = node.hash?.pairs.some((p) => p.key === "includeZero" && (p.value as hbs.AST.BooleanLiteral).value === true) ?? false;
     const n = this.fresh();
     const context = `$c${n}`;
@@ -245,17 +266,27 @@ export function generate(ast: hbs.AST.Program, options: GenerateOptions): { rend
   const body = generator.program(ast, { context: "$c0", parent: undefined, loop: undefined }, options.track);
   const constants = generator.constants.map((_, i) => `$k${i} = k[${i}]`);
   const code =
-    `"use strict";\nconst { hasOwn, isEmpty, text, esc, isArray, keys } = rt;\n` +
+    `"use strict";\nconst { hasOwn, isEmpty, text, esc, isArray, keys, check, checkText, escChecked } = rt;\n` +
     (constants.length > 0 ? `const ${constants.join(", ")};\n` : "") +
     `return function render($c0, filled) {\nlet o = "";\nlet s, $t;\n${body}return o;\n};`;
   const escape = options.escape;
+  const look = options.check?.look;
+  const esc = (value: unknown): string => (typeof value === "string" ? escape(value) : value instanceof Markup ? value.value : escape(text(value)));
+  const unclean = (): never => {
+    throw UNCLEAN;
+  };
+  const check = (value: unknown): unknown => (isClean(value) ? value : unclean());
   const runtime = {
     hasOwn: Object.hasOwn,
     isEmpty,
     text,
     isArray: Array.isArray,
     keys: Object.keys,
-    esc: (value: unknown): string => (typeof value === "string" ? escape(value) : value instanceof Markup ? value.value : escape(text(value))),
+    esc,
+    check,
+    checkText: (value: unknown): unknown => (typeof value !== "string" || isClean(value) ? value : unclean()),
+    escChecked: (value: unknown): string =>
+      typeof value !== "string" ? esc(check(value)) : look !== undefined && !look.test(value) ? value : isClean(value) ? escape(value) : unclean(),
   };
   const factory = new Function("k", "rt", code) as (k: unknown[], rt: typeof runtime) => (context: unknown, filled?: number[]) => string;
   return { render: factory(generator.constants, runtime), tracked: generator.tracked };

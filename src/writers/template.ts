@@ -14,7 +14,9 @@
  *   allocates an options object per mustache on every call (6-8 us per row); a tree
  *   of closures walking frames cost 1-2 us. Here a layout becomes the code a person
  *   would write for it (template-code.ts): one string built by `+=`, contexts in
- *   local variables, `@index` a loop counter, no allocation but the output.
+ *   local variables, `@index` a loop counter, no allocation but the output; and a
+ *   second function, `ifClean`, that reads a context not yet cleaned (sanitize.ts) and
+ *   checks each value where it is read, in the same scan as the escaper's first test.
  * The supported subset is what feed layouts need: paths (`this`, `../`, `@index`,
  * `@first`, `@last`, `@key`, `@root`), literals, helpers and subexpressions, and the
  * blocks `if`, `unless` (with `includeZero`), `each`, `with`, with `else`. Lookups are
@@ -28,18 +30,46 @@ import Handlebars from "handlebars";
 import { PharmafeedError } from "../errors.js";
 import { cdata } from "./escape.js";
 import { layoutHelpers } from "./helpers.js";
-import { generate } from "./template-code.js";
+import { MAY_NEED_CLEANING } from "./sanitize.js";
+import { generate, UNCLEAN } from "./template-code.js";
 
 export type Escaper = (value: string) => string;
 /**
  * `filled` (optional) marks, per top-level mustache of the template (`tracked`, in order),
  * whether this render gave it a non-blank value: an XML layout's "columns".
  */
-export type RenderFn = ((context: unknown, filled?: number[]) => string) & { tracked: readonly string[] };
+export type RenderFn = ((context: unknown, filled?: number[]) => string) & {
+  tracked: readonly string[];
+  /**
+   * The same render of a context that sanitize.ts has not cleaned, or undefined as soon as
+   * a value the template reads is one sanitizing would change (then render the cleaned
+   * context): every item is read as cleaned, without a copy of every item.
+   */
+  ifClean: (context: unknown, filled?: number[]) => string | undefined;
+};
+
+export interface EngineOptions {
+  /**
+   * The characters the escaper changes, as one character class without flags (`/[&<>]/`),
+   * or null if it changes nothing: a string holding none of them is one it returns as it is.
+   * Unset, any string may change.
+   */
+  touches?: RegExp | null;
+}
+
+/** The contents of a plain character class (`[...]`, no flags), or undefined. */
+function classBody(pattern: RegExp): string | undefined {
+  const source = pattern.source;
+  return pattern.flags === "" && /^\[(?!\^)(?:\\.|[^\\\]])*\]$/.test(source) ? source.slice(1, -1) : undefined;
+}
 
 /** A template engine for one output format; templates are compiled once. */
-export function createTemplateEngine(escape: Escaper) {
+export function createTemplateEngine(escape: Escaper, options: EngineOptions = {}) {
   const helpers = layoutHelpers(cdata);
+  const touches = options.touches === null ? "" : options.touches && classBody(options.touches);
+  if (options.touches && touches === undefined) throw new TypeError(`touches must be one character class without flags, got ${String(options.touches)}`);
+  // One scan of one class (an alternation would try each branch at every position) tells a value that needs neither cleaning nor escaping.
+  const look = touches === undefined ? undefined : new RegExp(`[${touches}${classBody(MAY_NEED_CLEANING)!}]`);
   return {
     /** `track`: count the top-level mustaches' fills (RenderFn); off, they cost nothing. */
     compile(template: string, source: string, options: { track?: boolean } = {}): RenderFn {
@@ -52,8 +82,18 @@ export function createTemplateEngine(escape: Escaper) {
           context: { file: source },
         });
       }
-      const { render, tracked } = generate(ast, { escape, helpers, source, track: options.track === true });
-      return Object.assign(render, { tracked });
+      const track = options.track === true;
+      const { render, tracked } = generate(ast, { escape, helpers, source, track });
+      const checked = generate(ast, { escape, helpers, source, track, check: { look } }).render;
+      const ifClean = (context: unknown, filled?: number[]): string | undefined => {
+        try {
+          return checked(context, filled);
+        } catch (error) {
+          if (error === UNCLEAN) return undefined;
+          throw error;
+        }
+      };
+      return Object.assign(render, { tracked, ifClean });
     },
   };
 }

@@ -10,6 +10,7 @@ import type { FeedItem } from "../../src/mapping/feed-item.js";
 import { cdata, escapeXml } from "../../src/writers/escape.js";
 import { layoutHelpers, Markup } from "../../src/writers/helpers.js";
 import { BUILTIN_TEMPLATES, loadLayout } from "../../src/writers/load-layout.js";
+import { sanitizeValue } from "../../src/writers/sanitize.js";
 import { createTemplateEngine, type Escaper } from "../../src/writers/template.js";
 import { feedItem, hostileItems } from "../fixtures/feed-items.js";
 
@@ -179,5 +180,80 @@ describe("a layout is never code", () => {
     expect(() => ours.compile(`{{[${name}!] x}}`, "t")).toThrow(/unknown helper/);
     expect(() => ours.compile(`{{#[${name}!] x}}y{{/[${name}!]}}`, "t")).toThrow(/unknown helper/);
     expect(pwned()).toBeUndefined();
+  });
+});
+
+/**
+ * RenderFn.ifClean over contexts holding characters sanitizing drops: for any template, the
+ * render of the cleaned context or nothing, and never nothing for a clean context. Templates
+ * come from a small seeded grammar of the supported subset (paths, ../, @data, helpers,
+ * subexpressions, literals, the four blocks with else and includeZero).
+ */
+describe("ifClean renders the cleaned context, or gives up", () => {
+  let seed = 20261127;
+  const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+  const path = () =>
+    random() < 0.1
+      ? pick(["@index", "@first", "@last", "@key", "@root.s", "@root.xs"])
+      : pick(["", "", "../"]) + pick(["s", "d", "e", "xs", "o", "o.k", "o.d", "list", "this", "z", "missing"]);
+  const expression = (depth: number): string => {
+    if (random() < 0.6 || depth > 1) return path();
+    if (random() < 0.3) return pick(['"lit"', '"\u0001"', "0", "true", "null"]);
+    const helper = pick(["join", "default", "yesno", "eq", "replace", "upper", "first", "urls", "add"]);
+    const arity = helper === "replace" ? 3 : ["yesno", "upper", "first"].includes(helper) ? 1 : 2;
+    return `(${helper} ${Array.from({ length: arity }, () => expression(depth + 1)).join(" ")})`;
+  };
+  const body = (depth: number): string => {
+    let out = "";
+    for (let i = 1 + Math.floor(random() * 3); i > 0; i--) {
+      const r = random();
+      if (r < 0.2) out += pick(["<x>", " ", "&"]);
+      else if (r < 0.55 || depth > 2) {
+        const e = expression(0);
+        out += random() < 0.2 ? `{{{${e.replace(/^\((.*)\)$/, "$1")}}}}` : `{{${e.replace(/^\((.*)\)$/, "$1")}}}`;
+      } else {
+        const block = pick(["if", "unless", "each", "with"]);
+        const zero = block === "if" && random() < 0.3 ? " includeZero=true" : "";
+        out += `{{#${block} ${expression(1)}${zero}}}${body(depth + 1)}${random() < 0.4 ? `{{else}}${body(depth + 1)}` : ""}{{/${block}}}`;
+      }
+    }
+    return out;
+  };
+  const contexts = [
+    { s: "\u0001\u0002", d: "a\u0085b", e: "", xs: ["x", "\ud800", "\u0085"], o: { k: "v\u007f", d: "\uffff" }, list: [{ s: "\u0000", o: { k: "k" } }, { s: "ok" }], z: 0 },
+    { s: "clean", d: "x", e: "\u0008", xs: { a: "\u009f", b: "b" }, o: [], list: [], z: 5 },
+    { s: "a", d: "b", e: "c", xs: ["1", "2"], o: { k: "\udc00z", d: "d" }, list: [{ s: "x\u000b" }], z: "\u001f" },
+  ];
+  const ours = createTemplateEngine(escapeXml);
+
+  it("takes an escaper's `touches` only as one character class", () => {
+    expect(() => createTemplateEngine(escapeXml, { touches: /[&<]|x/ })).toThrow(/one character class/);
+    expect(() => createTemplateEngine(escapeXml, { touches: /[^&]/ })).toThrow(/one character class/);
+    expect(() => createTemplateEngine(escapeXml, { touches: /[&]/g })).toThrow(/one character class/);
+    const render = createTemplateEngine(escapeXml, { touches: /[&<>"'\r]/ }).compile("{{a}}|{{b}}", "t");
+    expect(render.ifClean({ a: "x & y", b: "plain" })).toBe("x &amp; y|plain");
+    expect(render.ifClean({ a: "x\u0085", b: "plain" })).toBeUndefined();
+  });
+
+  it("over 1,500 random templates", () => {
+    let gaveUp = 0;
+    for (let n = 0; n < 1500; n++) {
+      const source = body(0);
+      const render = ours.compile(source, "t", { track: true });
+      for (const context of contexts) {
+        const clean = sanitizeValue(context);
+        const marksAsIs: number[] = [];
+        const marksClean: number[] = [];
+        const expected = render(clean, marksClean);
+        const asIs = render.ifClean(context, marksAsIs);
+        if (asIs === undefined) gaveUp++;
+        else expect(asIs, source).toBe(expected);
+        // Marks set before giving up are marks the cleaned render sets too.
+        marksAsIs.forEach((mark, k) => expect(mark && marksClean[k], source).toBe(mark));
+        expect(render.ifClean(clean), source).toBe(expected);
+      }
+    }
+    expect(gaveUp).toBeGreaterThan(100);
   });
 });
