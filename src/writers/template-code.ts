@@ -271,23 +271,23 @@ export function generate(ast: hbs.AST.Program, options: GenerateOptions): { rend
     `return function render($c0, filled) {\nlet o = "";\nlet s, $t;\n${body}return o;\n};`;
   const escape = options.escape;
   const look = options.check?.look;
-  const esc = (value: unknown): string => (typeof value === "string" ? escape(value) : value instanceof Markup ? value.value : escape(text(value)));
-  const unclean = (): never => {
+  function esc(value: unknown): string {
+    return typeof value === "string" ? escape(value) : value instanceof Markup ? value.value : escape(text(value));
+  }
+  function unclean(): never {
     throw UNCLEAN;
-  };
-  const check = (value: unknown): unknown => (isClean(value) ? value : unclean());
-  const runtime = {
-    hasOwn: Object.hasOwn,
-    isEmpty,
-    text,
-    isArray: Array.isArray,
-    keys: Object.keys,
-    esc,
-    check,
-    checkText: (value: unknown): unknown => (typeof value !== "string" || isClean(value) ? value : unclean()),
-    escChecked: (value: unknown): string =>
-      typeof value !== "string" ? esc(check(value)) : look !== undefined && !look.test(value) ? value : isClean(value) ? escape(value) : unclean(),
-  };
+  }
+  function check(value: unknown): unknown {
+    return isClean(value) ? value : unclean();
+  }
+  function checkText(value: unknown): unknown {
+    return typeof value !== "string" || isClean(value) ? value : unclean();
+  }
+  function escChecked(value: unknown): string {
+    if (typeof value !== "string") return esc(check(value));
+    return look !== undefined && !look.test(value) ? value : isClean(value) ? escape(value) : unclean();
+  }
+  const runtime = { hasOwn: Object.hasOwn, isEmpty, text, isArray: Array.isArray, keys: Object.keys, esc, check, checkText, escChecked };
   const factory = new Function("k", "rt", code) as (k: unknown[], rt: typeof runtime) => (context: unknown, filled?: number[]) => string;
   return { render: factory(generator.constants, runtime), tracked: generator.tracked };
 }
