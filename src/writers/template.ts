@@ -28,7 +28,7 @@
  */
 import Handlebars from "handlebars";
 import { PharmafeedError } from "../errors.js";
-import { cdata } from "./escape.js";
+import { cdata, classBody } from "./escape.js";
 import { layoutHelpers } from "./helpers.js";
 import { MAY_NEED_CLEANING } from "./sanitize.js";
 import { generate, UNCLEAN } from "./template-code.js";
@@ -55,12 +55,6 @@ export interface EngineOptions {
    * Unset, any string may change.
    */
   touches?: RegExp | null;
-}
-
-/** The contents of a plain character class (`[...]`, no flags), or undefined. */
-function classBody(pattern: RegExp): string | undefined {
-  const source = pattern.source;
-  return pattern.flags === "" && /^\[(?!\^)(?:\\.|[^\\\]])*\]$/.test(source) ? source.slice(1, -1) : undefined;
 }
 
 /** A template engine for one output format; templates are compiled once. */
