@@ -1,12 +1,12 @@
 /**
  * Shared by the column formats: every column expression of a layout compiled
- * once, unescaped (the format escapes the whole cell, once). Our renderer
- * (template.ts) costs little per call, so a row is one call per column; the
- * cells come straight out as an array.
+ * once, unescaped (the format escapes the whole cell, once). All the columns of
+ * a layout are one generated function (template.ts, compileList): a row is one
+ * call, and the cells come straight out as an array.
  */
 import type { FeedItem } from "../mapping/feed-item.js";
 import type { Column } from "./layout.js";
-import { createTemplateEngine, type RenderFn } from "./template.js";
+import { createTemplateEngine } from "./template.js";
 
 const raw = createTemplateEngine((value) => value, { touches: null });
 
@@ -25,21 +25,15 @@ function mark(out: readonly string[], filled: number[] | undefined): void {
 }
 
 export function compileColumns(columns: readonly Column[], source: string): CellRenderer {
-  const cells: RenderFn[] = columns.map((column) => raw.compile(column.value, `${source} column "${column.header}"`));
+  const cells = raw.compileList(columns.map((column) => ({ template: column.value, source: `${source} column "${column.header}"` })));
   const render = (item: FeedItem, filled?: number[]): string[] => {
-    const out = new Array<string>(cells.length);
-    for (let i = 0; i < cells.length; i++) out[i] = cells[i]!(item);
+    const out = cells(item);
     mark(out, filled);
     return out;
   };
   const ifClean = (item: FeedItem, filled?: number[]): string[] | undefined => {
-    const out = new Array<string>(cells.length);
-    for (let i = 0; i < cells.length; i++) {
-      const cell = cells[i]!.ifClean(item);
-      if (cell === undefined) return undefined;
-      out[i] = cell;
-    }
-    mark(out, filled);
+    const out = cells.ifClean(item);
+    if (out) mark(out, filled);
     return out;
   };
   return Object.assign(render, { ifClean });

@@ -78,13 +78,17 @@ class Generator {
   readonly tracked: string[] = [];
   readonly constants: unknown[] = [];
   private names = 0;
+  /** The layout file of the program being generated, for error messages. */
+  source: string;
 
-  constructor(private readonly options: GenerateOptions) {}
+  constructor(private readonly options: GenerateOptions) {
+    this.source = options.source;
+  }
 
   private refuse(message: string, node: Node): never {
     const line = node.loc?.start.line;
-    throw new PharmafeedError("CONFIG_INVALID", `template ${this.options.source}: ${message} on line ${line ?? "?"}`, {
-      context: { file: this.options.source, line },
+    throw new PharmafeedError("CONFIG_INVALID", `template ${this.source}: ${message} on line ${line ?? "?"}`, {
+      context: { file: this.source, line },
     });
   }
 
@@ -260,15 +264,44 @@ function keyOf(loop: Loop): string {
   return `(${loop.keys} === undefined ? ${loop.outerKey} : ${loop.keys}[${loop.index}])`;
 }
 
+const ROOT: Scope = { context: "$c0", parent: undefined, loop: undefined };
+
 /** The render function of a parsed layout, and its tracked mustaches. */
 export function generate(ast: hbs.AST.Program, options: GenerateOptions): { render: (context: unknown, filled?: number[]) => string; tracked: string[] } {
   const generator = new Generator(options);
-  const body = generator.program(ast, { context: "$c0", parent: undefined, loop: undefined }, options.track);
+  const body = generator.program(ast, ROOT, options.track);
+  const render = compile(generator, options, `function render($c0, filled) {\nlet o = "";\nlet s, $t;\n${body}return o;\n}`);
+  return { render: render as (context: unknown, filled?: number[]) => string, tracked: generator.tracked };
+}
+
+/** Refuses what generate would refuse (CONFIG_INVALID), without compiling anything. */
+export function validate(ast: hbs.AST.Program, options: GenerateOptions): void {
+  new Generator(options).program(ast, ROOT);
+}
+
+/**
+ * One function rendering several layouts over the same context into an array, in order: the
+ * cells of a column format's row (columns.ts), without a call per cell. `source` of each for
+ * its error messages.
+ */
+export function generateList(list: readonly { ast: hbs.AST.Program; source: string }[], options: Omit<GenerateOptions, "source" | "track">): (context: unknown) => string[] {
+  const generator = new Generator({ ...options, source: "", track: false });
+  let body = "";
+  list.forEach(({ ast, source }, i) => {
+    generator.source = source;
+    body += `o = "";\n${generator.program(ast, ROOT)}const $r${i} = o;\n`;
+  });
+  const cells = list.map((_, i) => `$r${i}`).join(", ");
+  return compile(generator, options, `function render($c0) {\nlet o, s, $t;\n${body}return [${cells}];\n}`) as (context: unknown) => string[];
+}
+
+/** `render`'s source made a function, over the generator's constants and the runtime below. */
+function compile(generator: Generator, options: Omit<GenerateOptions, "source" | "track">, render: string): unknown {
   const constants = generator.constants.map((_, i) => `$k${i} = k[${i}]`);
   const code =
     `"use strict";\nconst { hasOwn, isEmpty, text, esc, isArray, keys, check, checkText, escChecked } = rt;\n` +
     (constants.length > 0 ? `const ${constants.join(", ")};\n` : "") +
-    `return function render($c0, filled) {\nlet o = "";\nlet s, $t;\n${body}return o;\n};`;
+    `return ${render};`;
   const escape = options.escape;
   const look = options.check?.look;
   function esc(value: unknown): string {
@@ -288,6 +321,6 @@ export function generate(ast: hbs.AST.Program, options: GenerateOptions): { rend
     return look !== undefined && !look.test(value) ? value : isClean(value) ? escape(value) : unclean();
   }
   const runtime = { hasOwn: Object.hasOwn, isEmpty, text, isArray: Array.isArray, keys: Object.keys, esc, check, checkText, escChecked };
-  const factory = new Function("k", "rt", code) as (k: unknown[], rt: typeof runtime) => (context: unknown, filled?: number[]) => string;
-  return { render: factory(generator.constants, runtime), tracked: generator.tracked };
+  const factory = new Function("k", "rt", code) as (k: unknown[], rt: typeof runtime) => unknown;
+  return factory(generator.constants, runtime);
 }

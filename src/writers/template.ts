@@ -31,7 +31,7 @@ import { PharmafeedError } from "../errors.js";
 import { cdata, classBody } from "./escape.js";
 import { layoutHelpers } from "./helpers.js";
 import { MAY_NEED_CLEANING } from "./sanitize.js";
-import { generate, UNCLEAN } from "./template-code.js";
+import { generate, generateList, UNCLEAN, validate } from "./template-code.js";
 
 export type Escaper = (value: string) => string;
 /**
@@ -47,6 +47,32 @@ export type RenderFn = ((context: unknown, filled?: number[]) => string) & {
    */
   ifClean: (context: unknown, filled?: number[]) => string | undefined;
 };
+
+/** Several templates over one context, one string each (the cells of a row), and `ifClean` as RenderFn's. */
+export type ListRenderFn = ((context: unknown) => string[]) & { ifClean: (context: unknown) => string[] | undefined };
+
+/** `checked(...)`, or undefined where it gives up on a value sanitizing would change. */
+function unlessUnclean<A extends unknown[], R>(checked: (...args: A) => R): (...args: A) => R | undefined {
+  return (...args) => {
+    try {
+      return checked(...args);
+    } catch (error) {
+      if (error === UNCLEAN) return undefined;
+      throw error;
+    }
+  };
+}
+
+function parse(template: string, source: string): hbs.AST.Program {
+  try {
+    return Handlebars.parse(template);
+  } catch (cause) {
+    throw new PharmafeedError("CONFIG_INVALID", `template ${source} does not compile: ${(cause as Error).message}`, {
+      cause,
+      context: { file: source },
+    });
+  }
+}
 
 export interface EngineOptions {
   /**
@@ -67,27 +93,23 @@ export function createTemplateEngine(escape: Escaper, options: EngineOptions = {
   return {
     /** `track`: count the top-level mustaches' fills (RenderFn); off, they cost nothing. */
     compile(template: string, source: string, options: { track?: boolean } = {}): RenderFn {
-      let ast: hbs.AST.Program;
-      try {
-        ast = Handlebars.parse(template);
-      } catch (cause) {
-        throw new PharmafeedError("CONFIG_INVALID", `template ${source} does not compile: ${(cause as Error).message}`, {
-          cause,
-          context: { file: source },
-        });
-      }
+      const ast = parse(template, source);
       const track = options.track === true;
       const { render, tracked } = generate(ast, { escape, helpers, source, track });
       const checked = generate(ast, { escape, helpers, source, track, check: { look } }).render;
-      const ifClean = (context: unknown, filled?: number[]): string | undefined => {
-        try {
-          return checked(context, filled);
-        } catch (error) {
-          if (error === UNCLEAN) return undefined;
-          throw error;
-        }
-      };
-      return Object.assign(render, { tracked, ifClean });
+      return Object.assign(render, { tracked, ifClean: unlessUnclean(checked) });
+    },
+    /** One function for several templates (a column format's cells): no call per cell. */
+    compileList(templates: readonly { template: string; source: string }[]): ListRenderFn {
+      // Parsed and checked one by one, as compile would: the first column at fault is the one named.
+      const list = templates.map(({ template, source }) => {
+        const ast = parse(template, source);
+        validate(ast, { escape, helpers, source, track: false });
+        return { ast, source };
+      });
+      const render = generateList(list, { escape, helpers });
+      const checked = generateList(list, { escape, helpers, check: { look } });
+      return Object.assign(render, { ifClean: unlessUnclean(checked) });
     },
   };
 }

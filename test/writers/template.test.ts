@@ -109,6 +109,19 @@ describe("template compiler matches the Handlebars runtime", () => {
     expect(ours.compile(source, "t")(context)).toBe(theirs(source)(context));
   });
 
+  it("compileList renders each template as compile does, into one array", () => {
+    const context = { name: "a&b", xs: ["<1>", "2"], obj: { a: "x'" } };
+    const templates = ["{{name}}", "{{#each xs}}[{{@index}}:{{this}}]{{/each}}", '{{join xs "|"}}', "", "{{{name}}}", "{{#with obj}}{{a}}{{../name}}{{/with}}"];
+    const list = ours.compileList(templates.map((template, i) => ({ template, source: `column ${i}` })));
+    const one = templates.map((template) => ours.compile(template, "t")(context));
+    expect(list(context)).toEqual(one);
+    expect(list.ifClean(context)).toEqual(one);
+    expect(list.ifClean({ ...context, xs: ["1", "\u0085"] })).toBeUndefined();
+    expect(() => ours.compileList([{ template: "{{a}}", source: "c1" }, { template: "{{nosuch x}}", source: "c2" }])).toThrow(/template c2: unknown helper "nosuch"/);
+    expect(() => ours.compileList([{ template: "{{#each}", source: "c3" }])).toThrow(/template c3 does not compile/);
+    expect(() => ours.compileList([{ template: "{{nosuch x}}", source: "c4" }, { template: "{{#each}", source: "c5" }])).toThrow(/template c4: unknown helper/);
+  });
+
   it("refuses partials and decorators when the layout is loaded", () => {
     expect(() => ours.compile("{{> other}}", "t.hbs")).toThrow(/partial is not supported in feed layouts/);
     expect(() => ours.compile("{{#> layout}}x{{/layout}}", "t.hbs")).toThrow(/not supported/);
