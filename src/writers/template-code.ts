@@ -10,29 +10,24 @@
  *   let o = "";
  *   o += "<a>";
  *   { const $v1 = ($t = $c0) !== null && typeof $t === "object" && hasOwn($t, "xs") ? $t["xs"] : undefined;
- *     if (!isEmpty($v1, false)) { ...; for (let $i1 = 0; $i1 < $n1; $i1++) { const $c1 = ...;
+ *     if (isEmpty($v1, false)) {} else { ...; for (let $i1 = 0; $i1 < $n1; $i1++) { const $c1 = ...;
  *       o += esc($c1); o += esc(($t = $c0) !== null && ... ? $t["name"] : undefined); } } }
  *   o += "</a>";
  *
  * A block that changes the context (`#each`, `#with`) binds a new `$c` variable; `../`
  * names the enclosing one; `@index`, `@first`, `@last`, `@key` read the innermost
- * `#each`'s loop variables; `@root` is `$c0`.
+ * `#each`'s loop variables; `@root` is `$c0`. Besides these, the code reaches only the
+ * functions of template-runtime.ts.
  */
 import { PharmafeedError } from "../errors.js";
-import { Markup, text, type Helper } from "./helpers.js";
-import { isClean } from "./sanitize.js";
+import type { Helper } from "./helpers.js";
 import type { Escaper } from "./template.js";
+import { instantiate } from "./template-runtime.js";
 
 type Node = hbs.AST.Node;
 type Expression = hbs.AST.Expression;
 
 const BLOCKS = new Set(["if", "unless", "each", "with"]);
-
-/** Handlebars' truthiness: false, null, undefined, "", 0 (unless includeZero) and [] are empty. */
-function isEmpty(value: unknown, includeZero: boolean): boolean {
-  if (value === 0) return !includeZero;
-  return !value || (Array.isArray(value) && value.length === 0);
-}
 
 /** A JavaScript string literal of any string: JSON's, with the two line separators JSON leaves raw escaped as well. */
 export function literal(value: string): string {
@@ -63,15 +58,13 @@ export interface GenerateOptions {
   /** Mark the top-level mustaches a render fills (RenderFn's `filled`). */
   track: boolean;
   /**
-   * Check every value read from the context (sanitize.ts's isClean) and throw UNCLEAN at the
-   * first one sanitizing would change. `look`: a string it does not match is both clean and
-   * left as it is by the escaper, so that one scan decides both; without it, both look.
+   * Check every value read from the context (sanitize.ts's isClean) and throw UNCLEAN
+   * (template-runtime.ts) at the first one sanitizing would change. `look`: a string it does
+   * not match is both clean and left as it is by the escaper, so that one scan decides both;
+   * without it, both look.
    */
   check?: { look: RegExp | undefined } | undefined;
 }
-
-/** What a checked render throws at a value sanitizing would change. */
-export const UNCLEAN: unique symbol = Symbol("unclean context");
 
 class Generator {
   /** Top-level mustaches, `{{name}}` (line N): what a template's "columns" are for the empty-column check. */
@@ -270,7 +263,7 @@ const ROOT: Scope = { context: "$c0", parent: undefined, loop: undefined };
 export function generate(ast: hbs.AST.Program, options: GenerateOptions): { render: (context: unknown, filled?: number[]) => string; tracked: string[] } {
   const generator = new Generator(options);
   const body = generator.program(ast, ROOT, options.track);
-  const render = compile(generator, options, `function render($c0, filled) {\nlet o = "";\nlet s, $t;\n${body}return o;\n}`);
+  const render = instantiate(`function render($c0, filled) {\nlet o = "";\nlet s, $t;\n${body}return o;\n}`, generator.constants, options);
   return { render: render as (context: unknown, filled?: number[]) => string, tracked: generator.tracked };
 }
 
@@ -292,35 +285,5 @@ export function generateList(list: readonly { ast: hbs.AST.Program; source: stri
     body += `o = "";\n${generator.program(ast, ROOT)}const $r${i} = o;\n`;
   });
   const cells = list.map((_, i) => `$r${i}`).join(", ");
-  return compile(generator, options, `function render($c0) {\nlet o, s, $t;\n${body}return [${cells}];\n}`) as (context: unknown) => string[];
-}
-
-/** `render`'s source made a function, over the generator's constants and the runtime below. */
-function compile(generator: Generator, options: Omit<GenerateOptions, "source" | "track">, render: string): unknown {
-  const constants = generator.constants.map((_, i) => `$k${i} = k[${i}]`);
-  const code =
-    `"use strict";\nconst { hasOwn, isEmpty, text, esc, isArray, keys, check, checkText, escChecked } = rt;\n` +
-    (constants.length > 0 ? `const ${constants.join(", ")};\n` : "") +
-    `return ${render};`;
-  const escape = options.escape;
-  const look = options.check?.look;
-  function esc(value: unknown): string {
-    return typeof value === "string" ? escape(value) : value instanceof Markup ? value.value : escape(text(value));
-  }
-  function unclean(): never {
-    throw UNCLEAN;
-  }
-  function check(value: unknown): unknown {
-    return isClean(value) ? value : unclean();
-  }
-  function checkText(value: unknown): unknown {
-    return typeof value !== "string" || isClean(value) ? value : unclean();
-  }
-  function escChecked(value: unknown): string {
-    if (typeof value !== "string") return esc(check(value));
-    return look !== undefined && !look.test(value) ? value : isClean(value) ? escape(value) : unclean();
-  }
-  const runtime = { hasOwn: Object.hasOwn, isEmpty, text, isArray: Array.isArray, keys: Object.keys, esc, check, checkText, escChecked };
-  const factory = new Function("k", "rt", code) as (k: unknown[], rt: typeof runtime) => unknown;
-  return factory(generator.constants, runtime);
+  return instantiate(`function render($c0) {\nlet o, s, $t;\n${body}return [${cells}];\n}`, generator.constants, options) as (context: unknown) => string[];
 }

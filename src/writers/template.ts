@@ -11,9 +11,10 @@
  *   final markup that the escaper lets through;
  * - speed: a feed run renders one row per product per channel (22 channels in the
  *   benchmark). The Handlebars runtime re-merges and re-wraps every helper and
- *   allocates an options object per mustache on every call (6-8 us per row); a tree
- *   of closures walking frames cost 1-2 us. Here a layout becomes the code a person
- *   would write for it (template-code.ts): one string built by `+=`, contexts in
+ *   allocates an options object per mustache on every call (6-8 us per row); the
+ *   tree of closures over frames that came next cost a call per node and an object
+ *   per block and iteration. Here a layout becomes the code a person would write
+ *   for it (template-code.ts): one string built by `+=`, contexts in
  *   local variables, `@index` a loop counter, no allocation but the output; and a
  *   second function, `ifClean`, that reads a context not yet cleaned (sanitize.ts) and
  *   checks each value where it is read, in the same scan as the escaper's first test.
@@ -31,7 +32,8 @@ import { PharmafeedError } from "../errors.js";
 import { cdata, classBody } from "./escape.js";
 import { layoutHelpers } from "./helpers.js";
 import { MAY_NEED_CLEANING } from "./sanitize.js";
-import { generate, generateList, UNCLEAN, validate } from "./template-code.js";
+import { generate, generateList, validate } from "./template-code.js";
+import { UNCLEAN } from "./template-runtime.js";
 
 export type Escaper = (value: string) => string;
 /**
