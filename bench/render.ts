@@ -212,6 +212,13 @@ for (const c of channels) {
   });
   console.log(`  ${c.name.padEnd(20)} ${c.format.padEnd(7)} ${String(c.items.length).padStart(6)} ${cells.join(" ")}`);
 }
+const width = (n: string) => Math.max(8, n.length);
+for (const format of [...new Set(channels.map((c) => c.format))]) {
+  const of = channels.filter((c) => c.format === format);
+  const n = of.reduce((sum, c) => sum + c.items.length, 0);
+  const cells = names.map((name) => us(of.reduce((sum, c) => sum + median(c.times[name]!), 0), n).padStart(width(name)));
+  console.log(`  ${`all ${format} rows`.padEnd(20)} ${"".padEnd(7)} ${String(n).padStart(6)} ${cells.join(" ")}`);
+}
 console.log(`  ${"all rows".padEnd(20)} ${"".padEnd(7)} ${String(rows).padStart(6)} ${names.map((n, k) => us(totals[k]!, rows).padStart(Math.max(8, n.length))).join(" ")}`);
 console.log(`  products/s through all ${channels.length} writers: ${names.map((n, k) => `${n} ${Math.round(products.length / totals[k]!).toLocaleString("en-US")}`).join(", ")}`);
 if (sink === -1) console.log("");
