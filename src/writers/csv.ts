@@ -8,6 +8,7 @@
  */
 import { Stringifier } from "csv-stringify";
 import { stringify } from "csv-stringify/sync";
+import { classBody } from "./escape.js";
 import type { LoadedLayout } from "./layout.js";
 import { compileColumns } from "./columns.js";
 import type { FeedWriter } from "./types.js";
@@ -39,9 +40,12 @@ function cellwise(options: RowOptions, library: (cells: string[]) => string): ((
   const delimiter = options.delimiter ?? ",";
   if (delimiter.length !== 1) return undefined;
   const end = options.record_delimiter === "windows" ? "\r\n" : "\n";
-  const special = new RegExp(`["\\r\\n${escapeRegExp(delimiter)}]`);
   const extra = options.quoted_match;
-  const plain = (cell: string) => !special.test(cell) && (extra === undefined || !extra.test(cell));
+  const extraClass = extra && classBody(extra);
+  // One class when quoted_match is one (/[\r\n]/, as createCsvWriter's): one scan per cell.
+  const special = new RegExp(`["\\r\\n${escapeRegExp(delimiter)}${extraClass ?? ""}]`);
+  const alsoQuoted = extraClass === undefined ? extra : undefined;
+  const plain = (cell: string) => !special.test(cell) && (alsoQuoted === undefined || !alsoQuoted.test(cell));
   return (cells) => {
     let out = "";
     for (let i = 0; i < cells.length; i++) {
@@ -85,6 +89,10 @@ export function createCsvWriter(layout: LoadedLayout): FeedWriter {
   return {
     header: () => (bom ? "\uFEFF" : "") + stringify([columns.map((c) => c.header)], options),
     row: (item) => line(render(item, filled)),
+    rowIfClean: (item) => {
+      const cells = render.ifClean(item, filled);
+      return cells && line(cells);
+    },
     separator: "",
     columns: columns.map((c) => c.header),
     filled,

@@ -4,22 +4,38 @@ import type { LoadedLayout } from "./layout.js";
 import { compileColumns } from "./columns.js";
 import type { FeedWriter } from "./types.js";
 
-function toObject(layout: LoadedLayout): (item: FeedItem, filled?: number[]) => unknown {
+/**
+ * An item's JSON text; `ifClean`, for a layout with columns, the text of an item not yet cleaned
+ * or undefined (FeedWriter.rowIfClean). The whole item has none: every value is read, so the
+ * cleaned copy (sanitize.ts, once per item for all channels that share it) costs no more.
+ */
+interface ItemJson {
+  json(item: FeedItem, filled?: number[]): string;
+  ifClean?(item: FeedItem, filled?: number[]): string | undefined;
+}
+
+function toJson(layout: LoadedLayout): ItemJson {
   if (layout.spec.format !== "json" && layout.spec.format !== "ndjson") {
     throw new TypeError(`json writer given a ${layout.spec.format} layout`);
   }
   const { columns } = layout.spec;
   if (!columns) {
     // The whole item, less the run-report bookkeeping.
-    return ({ fallbacks: _fallbacks, ...rest }) => rest;
+    return { json: ({ fallbacks: _fallbacks, ...rest }) => JSON.stringify(rest) };
   }
   const render = compileColumns(columns, layout.source);
   const keys = columns.map((c) => c.header);
-  return (item, filled) => {
-    const cells = render(item, filled);
-    const object: Record<string, string> = {};
-    keys.forEach((key, i) => (object[key] = cells[i] ?? ""));
-    return object;
+  const object = (cells: string[]) => {
+    const out: Record<string, string> = {};
+    keys.forEach((key, i) => (out[key] = cells[i] ?? ""));
+    return JSON.stringify(out);
+  };
+  return {
+    json: (item, filled) => object(render(item, filled)),
+    ifClean: (item, filled) => {
+      const cells = render.ifClean(item, filled);
+      return cells && object(cells);
+    },
   };
 }
 
@@ -30,24 +46,36 @@ function columnNames(layout: LoadedLayout, filled: number[]): { columns?: string
 }
 
 export function createJsonWriter(layout: LoadedLayout): FeedWriter {
-  const project = toObject(layout);
+  const item = toJson(layout);
   const filled: number[] = [];
   return {
     ...columnNames(layout, filled),
     header: () => "[",
-    row: (item) => "\n" + JSON.stringify(project(item, filled)),
+    row: (it) => "\n" + item.json(it, filled),
+    ...(item.ifClean && {
+      rowIfClean: (it: FeedItem) => {
+        const json = item.ifClean!(it, filled);
+        return json === undefined ? undefined : "\n" + json;
+      },
+    }),
     separator: ",",
     footer: (rows) => (rows === 0 ? "]\n" : "\n]\n"),
   };
 }
 
 export function createNdjsonWriter(layout: LoadedLayout): FeedWriter {
-  const project = toObject(layout);
+  const item = toJson(layout);
   const filled: number[] = [];
   return {
     ...columnNames(layout, filled),
     header: () => "",
-    row: (item) => JSON.stringify(project(item, filled)) + "\n",
+    row: (it) => item.json(it, filled) + "\n",
+    ...(item.ifClean && {
+      rowIfClean: (it: FeedItem) => {
+        const json = item.ifClean!(it, filled);
+        return json === undefined ? undefined : json + "\n";
+      },
+    }),
     separator: "",
     footer: () => "",
   };

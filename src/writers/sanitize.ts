@@ -4,6 +4,12 @@
  * characters of mapping/controls.ts before any format sees it. Escaping stays
  * each writer's job; this only decides which characters may reach a feed at all,
  * the same for CSV, TSV, XML, JSON and NDJSON.
+ *
+ * Most items hold no such character, and a layout reads a part of an item: a writer
+ * may offer rowIfClean (types.ts), which reads the item as it is and checks each value
+ * it reads (isClean, MAY_NEED_CLEANING), giving up at the first that cleaning would
+ * change. Only then is the item copied clean (sanitizeItem) and the row written from
+ * the copy: the same bytes either way (test/writers/sanitize.test.ts).
  */
 import { dropControlChars } from "../mapping/controls.js";
 import { feedUrl } from "../mapping/feed-url.js";
@@ -49,10 +55,29 @@ export function sanitizeItem(item: FeedItem): FeedItem {
   return clean;
 }
 
-/** A writer whose header values and rows are cleaned first. */
+/** Whether sanitizeValue leaves `value` as it is. */
+export function isClean(value: unknown): boolean {
+  return typeof value === "string" ? dropControlChars(value) === value : sanitizeValue(value) === value;
+}
+
+/**
+ * A first test for a string: one this does not match is clean. A superset of the characters
+ * dropControlChars removes (test/writers/sanitize.test.ts checks every UTF-16 code unit), as
+ * one character class that a writer joins with its escaper's (template.ts).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+export const MAY_NEED_CLEANING = /[\0-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
+/**
+ * A writer whose header values and rows are cleaned first. A row is first asked of the writer's
+ * rowIfClean (FeedWriter), which reads the item as it is and gives up at the first value that
+ * cleaning would change; only then is the item copied clean: most items need no copy.
+ */
 export function sanitizingWriter(create: (meta: FeedMeta) => FeedWriter, meta: FeedMeta): FeedWriter {
   // The feed's own link (the shop's home page, from the config) is a URL like the items' (feed-url.ts).
-  const writer = create(sanitizeValue({ ...meta, link: feedUrl(meta.link) }));
+  const { rowIfClean, ...writer } = create(sanitizeValue({ ...meta, link: feedUrl(meta.link) }));
   const row = writer.row.bind(writer);
-  return { ...writer, row: (item) => row(sanitizeItem(item)) };
+  if (!rowIfClean) return { ...writer, row: (item) => row(sanitizeItem(item)) };
+  const fast = rowIfClean.bind(writer);
+  return { ...writer, row: (item) => fast(item) ?? row(sanitizeItem(item)) };
 }

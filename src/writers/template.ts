@@ -1,5 +1,6 @@
 /**
- * Handlebars layouts compiled to plain closures, with escaping owned by the writer.
+ * Handlebars layouts compiled to one plain JavaScript function each, with escaping
+ * owned by the writer.
  *
  * Handlebars is the template language and its parser (`parse`, which also applies
  * the standalone-line and `~` whitespace rules) reads every layout. Rendering is
@@ -8,236 +9,109 @@
  *   CSV...), never Handlebars' HTML escaping (which turns `=` in URLs into `&#x3D;`);
  *   a value is escaped exactly once; `{{{value}}}` is raw; `{{cdata x}}` returns
  *   final markup that the escaper lets through;
- * - speed: the Handlebars runtime re-merges and re-wraps every helper and allocates
- *   an options object per mustache on every call, 6-8 us per feed row; a feed run
- *   renders one row per product per channel (22 channels in the benchmark).
+ * - speed: a feed run renders one row per product per channel (22 channels in the
+ *   benchmark). The Handlebars runtime re-merges and re-wraps every helper and
+ *   allocates an options object per mustache on every call (6-8 us per row); the
+ *   tree of closures over frames that came next cost a call per node and an object
+ *   per block and iteration. Here a layout becomes the code a person would write
+ *   for it (template-code.ts): one string built by `+=`, contexts in
+ *   local variables, `@index` a loop counter, no allocation but the output; and a
+ *   second function, `ifClean`, that reads a context not yet cleaned (sanitize.ts) and
+ *   checks each value where it is read, in the same scan as the escaper's first test.
  * The supported subset is what feed layouts need: paths (`this`, `../`, `@index`,
  * `@first`, `@last`, `@key`, `@root`), literals, helpers and subexpressions, and the
- * blocks `if`, `unless` (with `includeZero`), `each`, `with`, with `else`. Partials and
- * decorators are refused when the layout is loaded. test/writers/template.test.ts
- * checks that every built-in layout renders exactly as the Handlebars runtime would.
+ * blocks `if`, `unless` (with `includeZero`), `each`, `with`, with `else`. Lookups are
+ * own properties only (a layout never reaches Object.prototype); truthiness is
+ * Handlebars' (false, null, undefined, "", 0 unless includeZero, and [] are empty).
+ * Partials and decorators are refused when the layout is loaded.
+ * test/writers/template.test.ts checks that every built-in layout renders exactly as
+ * the Handlebars runtime would.
  */
 import Handlebars from "handlebars";
 import { PharmafeedError } from "../errors.js";
-import { cdata } from "./escape.js";
-import { layoutHelpers, Markup, text, type Helper } from "./helpers.js";
+import { cdata, classBody } from "./escape.js";
+import { layoutHelpers } from "./helpers.js";
+import { MAY_NEED_CLEANING } from "./sanitize.js";
+import { generate, generateList, validate } from "./template-code.js";
+import { UNCLEAN } from "./template-runtime.js";
 
 export type Escaper = (value: string) => string;
 /**
  * `filled` (optional) marks, per top-level mustache of the template (`tracked`, in order),
  * whether this render gave it a non-blank value: an XML layout's "columns".
  */
-export type RenderFn = ((context: unknown, filled?: number[]) => string) & { tracked: readonly string[] };
+export type RenderFn = ((context: unknown, filled?: number[]) => string) & {
+  tracked: readonly string[];
+  /**
+   * The same render of a context that sanitize.ts has not cleaned, or undefined as soon as
+   * a value the template reads is one sanitizing would change (then render the cleaned
+   * context): every item is read as cleaned, without a copy of every item.
+   */
+  ifClean: (context: unknown, filled?: number[]) => string | undefined;
+};
 
-interface Frame {
-  value: unknown;
-  parent: Frame | undefined;
-  data: Record<string, unknown>;
-  /** Only on the root frame: see RenderFn. */
-  filled?: number[] | undefined;
+/** Several templates over one context, one string each (the cells of a row), and `ifClean` as RenderFn's. */
+export type ListRenderFn = ((context: unknown) => string[]) & { ifClean: (context: unknown) => string[] | undefined };
+
+/** `checked(...)`, or undefined where it gives up on a value sanitizing would change. */
+function unlessUnclean<A extends unknown[], R>(checked: (...args: A) => R): (...args: A) => R | undefined {
+  return (...args) => {
+    try {
+      return checked(...args);
+    } catch (error) {
+      if (error === UNCLEAN) return undefined;
+      throw error;
+    }
+  };
 }
 
-type Expr = (frame: Frame) => unknown;
-type Render = (frame: Frame) => string;
-
-type Node = hbs.AST.Node;
-type Expression = hbs.AST.Expression;
-
-const BLOCKS = new Set(["if", "unless", "each", "with"]);
-
-/** Handlebars' truthiness: false, null, undefined, "", 0 (unless includeZero) and [] are empty. */
-function isEmpty(value: unknown, includeZero: boolean): boolean {
-  if (value === 0) return !includeZero;
-  return !value || (Array.isArray(value) && value.length === 0);
-}
-
-/** Own properties only, as the Handlebars runtime's prototype protection allows. */
-function property(value: unknown, key: string): unknown {
-  return value !== null && typeof value === "object" && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
-}
-
-class Compiler {
-  /** Top-level mustaches, `{{name}}` (line N): what a template's "columns" are for the empty-column check. */
-  readonly tracked: string[] = [];
-
-  constructor(
-    private readonly escape: Escaper,
-    private readonly helpers: Record<string, Helper>,
-    private readonly source: string,
-  ) {}
-
-  private refuse(message: string, node: Node): never {
-    const line = node.loc?.start.line;
-    throw new PharmafeedError("CONFIG_INVALID", `template ${this.source}: ${message} on line ${line ?? "?"}`, {
-      context: { file: this.source, line },
+function parse(template: string, source: string): hbs.AST.Program {
+  try {
+    return Handlebars.parse(template);
+  } catch (cause) {
+    throw new PharmafeedError("CONFIG_INVALID", `template ${source} does not compile: ${(cause as Error).message}`, {
+      cause,
+      context: { file: source },
     });
   }
-
-  program(program: hbs.AST.Program | undefined, top = false): Render {
-    if (!program) return () => "";
-    const parts = program.body.map((node) => (top && node.type === "MustacheStatement" ? this.track(node) : this.statement(node))).filter((r): r is Render => r !== undefined);
-    if (parts.length === 1) return parts[0]!;
-    return (frame) => {
-      let out = "";
-      for (const part of parts) out += part(frame);
-      return out;
-    };
-  }
-
-  /** A top-level mustache: marks `filled` once it renders something; a column seen filled costs nothing more. */
-  private track(node: Node): Render {
-    const render = this.statement(node)!;
-    const k = this.tracked.length;
-    const m = node as hbs.AST.MustacheStatement;
-    const name = m.path.type === "PathExpression" ? (m.path as hbs.AST.PathExpression).original : "?";
-    this.tracked.push(`{{${[name, ...m.params.map((p) => (p.type === "PathExpression" ? (p as hbs.AST.PathExpression).original : "…"))].join(" ")}}} (line ${node.loc?.start.line ?? "?"})`);
-    return (f) => {
-      const out = render(f);
-      if (f.filled && !f.filled[k] && out.trim() !== "") f.filled[k] = 1;
-      return out;
-    };
-  }
-
-  private statement(node: Node): Render | undefined {
-    switch (node.type) {
-      case "ContentStatement": {
-        const value = (node as hbs.AST.ContentStatement).value;
-        return value === "" ? undefined : () => value;
-      }
-      case "CommentStatement":
-        return undefined;
-      case "MustacheStatement": {
-        const m = node as hbs.AST.MustacheStatement;
-        const value = this.call(m.path, m.params, m.hash, node);
-        const escape = this.escape;
-        return m.escaped ? (f) => { const v = value(f); return v instanceof Markup ? v.value : escape(text(v)); } : (f) => text(value(f));
-      }
-      case "BlockStatement":
-        return this.block(node as hbs.AST.BlockStatement);
-      default:
-        return this.refuse(`${node.type.replace("Statement", "").toLowerCase()} is not supported in feed layouts`, node);
-    }
-  }
-
-  /** A mustache or subexpression: a helper call, or a plain value. */
-  private call(path: Expression, params: Expression[], hash: hbs.AST.Hash | undefined, node: Node): Expr {
-    const name = path.type === "PathExpression" ? (path as hbs.AST.PathExpression).original : undefined;
-    // Own helpers only: `{{__lookupGetter__ "__proto__"}}` or `{{constructor}}` must not reach Object.prototype.
-    const helper = name === undefined || !Object.hasOwn(this.helpers, name) ? undefined : this.helpers[name];
-    if (helper) {
-      const args = params.map((p) => this.expression(p));
-      return (f) => helper(...args.map((a) => a(f)));
-    }
-    if (params.length > 0 || hash) this.refuse(`unknown helper "${name ?? "?"}"`, node);
-    return this.expression(path);
-  }
-
-  private expression(node: Expression): Expr {
-    switch (node.type) {
-      case "PathExpression":
-        return this.path(node as hbs.AST.PathExpression);
-      case "SubExpression": {
-        const s = node as hbs.AST.SubExpression;
-        return this.call(s.path, s.params, s.hash, node);
-      }
-      case "StringLiteral":
-      case "NumberLiteral":
-      case "BooleanLiteral": {
-        const value = (node as hbs.AST.StringLiteral).value;
-        return () => value;
-      }
-      case "UndefinedLiteral":
-        return () => undefined;
-      case "NullLiteral":
-        return () => null;
-      default:
-        return this.refuse(`${node.type} is not supported`, node);
-    }
-  }
-
-  private path(node: hbs.AST.PathExpression): Expr {
-    const parts = [...node.parts];
-    if (node.data) {
-      const [first, ...rest] = parts;
-      if (first === "root") return (f) => rest.reduce<unknown>((v, k) => property(v, k), rootOf(f).value);
-      return (f) => rest.reduce<unknown>((v, k) => property(v, k), f.data[first ?? ""]);
-    }
-    const depth = node.depth;
-    return (f) => {
-      let frame: Frame = f;
-      for (let d = 0; d < depth && frame.parent; d++) frame = frame.parent;
-      let value = frame.value;
-      for (const key of parts) value = property(value, key);
-      return value;
-    };
-  }
-
-  private block(node: hbs.AST.BlockStatement): Render {
-    const name = (node.path as hbs.AST.PathExpression).original;
-    if (!BLOCKS.has(name)) {
-      return this.refuse(Object.hasOwn(this.helpers, name) ? `"${name}" is not a block helper` : `unknown helper "${name}"`, node);
-    }
-    if (node.params.length !== 1) this.refuse(`#${name} takes one argument`, node);
-    const argument = this.expression(node.params[0]!);
-    const includeZero = node.hash?.pairs.some((p) => p.key === "includeZero" && (p.value as hbs.AST.BooleanLiteral).value === true) ?? false;
-    const program = this.program(node.program);
-    const inverse = this.program(node.inverse);
-    switch (name) {
-      case "if":
-        return (f) => (isEmpty(argument(f), includeZero) ? inverse(f) : program(f));
-      case "unless":
-        return (f) => (isEmpty(argument(f), includeZero) ? program(f) : inverse(f));
-      case "with":
-        return (f) => {
-          const value = argument(f);
-          return isEmpty(value, false) ? inverse(f) : program({ value, parent: f, data: f.data });
-        };
-      default:
-        return (f) => {
-          const value = argument(f);
-          let out = "";
-          if (Array.isArray(value)) {
-            for (let i = 0; i < value.length; i++) {
-              out += program({ value: value[i], parent: f, data: { ...f.data, index: i, first: i === 0, last: i === value.length - 1 } });
-            }
-          } else if (value !== null && typeof value === "object") {
-            const keys = Object.keys(value);
-            keys.forEach((key, i) => {
-              out += program({ value: (value as Record<string, unknown>)[key], parent: f, data: { ...f.data, key, index: i, first: i === 0, last: i === keys.length - 1 } });
-            });
-          }
-          return out === "" && isEmpty(value, false) ? inverse(f) : out;
-        };
-    }
-  }
 }
 
-function rootOf(frame: Frame): Frame {
-  let f = frame;
-  while (f.parent) f = f.parent;
-  return f;
+export interface EngineOptions {
+  /**
+   * The characters the escaper changes, as one character class without flags (`/[&<>]/`),
+   * or null if it changes nothing: a string holding none of them is one it returns as it is.
+   * Unset, any string may change.
+   */
+  touches?: RegExp | null;
 }
 
 /** A template engine for one output format; templates are compiled once. */
-export function createTemplateEngine(escape: Escaper) {
+export function createTemplateEngine(escape: Escaper, options: EngineOptions = {}) {
   const helpers = layoutHelpers(cdata);
+  const touches = options.touches === null ? "" : options.touches && classBody(options.touches);
+  if (options.touches && touches === undefined) throw new TypeError(`touches must be one character class without flags, got ${String(options.touches)}`);
+  // One scan of one class (an alternation would try each branch at every position) tells a value that needs neither cleaning nor escaping.
+  const look = touches === undefined ? undefined : new RegExp(`[${touches}${classBody(MAY_NEED_CLEANING)!}]`);
   return {
     /** `track`: count the top-level mustaches' fills (RenderFn); off, they cost nothing. */
     compile(template: string, source: string, options: { track?: boolean } = {}): RenderFn {
-      let ast: hbs.AST.Program;
-      try {
-        ast = Handlebars.parse(template);
-      } catch (cause) {
-        throw new PharmafeedError("CONFIG_INVALID", `template ${source} does not compile: ${(cause as Error).message}`, {
-          cause,
-          context: { file: source },
-        });
-      }
-      const compiler = new Compiler(escape, helpers, source);
-      const render = compiler.program(ast, options.track === true);
-      return Object.assign((context: unknown, filled?: number[]) => render({ value: context, parent: undefined, data: {}, filled }), {
-        tracked: compiler.tracked as readonly string[],
+      const ast = parse(template, source);
+      const track = options.track === true;
+      const { render, tracked } = generate(ast, { escape, helpers, source, track });
+      const checked = generate(ast, { escape, helpers, source, track, check: { look } }).render;
+      return Object.assign(render, { tracked, ifClean: unlessUnclean(checked) });
+    },
+    /** One function for several templates (a column format's cells): no call per cell. */
+    compileList(templates: readonly { template: string; source: string }[]): ListRenderFn {
+      // Parsed and checked one by one, as compile would: the first column at fault is the one named.
+      const list = templates.map(({ template, source }) => {
+        const ast = parse(template, source);
+        validate(ast, { escape, helpers, source, track: false });
+        return { ast, source };
       });
+      const render = generateList(list, { escape, helpers });
+      const checked = generateList(list, { escape, helpers, check: { look } });
+      return Object.assign(render, { ifClean: unlessUnclean(checked) });
     },
   };
 }

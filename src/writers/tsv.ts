@@ -13,11 +13,16 @@ export function createTsvWriter(layout: LoadedLayout): FeedWriter {
   const { columns } = layout.spec;
   const render = compileColumns(columns, layout.source);
   const filled: number[] = [];
+  const line = (cells: string[]) => cells.map(tsvValue).join("\t") + "\n";
   return {
-    header: () => columns.map((c) => tsvValue(c.header)).join("\t") + "\n",
+    header: () => line(columns.map((c) => c.header)),
     columns: columns.map((c) => c.header),
     filled,
-    row: (item) => render(item, filled).map(tsvValue).join("\t") + "\n",
+    row: (item) => line(render(item, filled)),
+    rowIfClean: (item) => {
+      const cells = render.ifClean(item, filled);
+      return cells && line(cells);
+    },
     separator: "",
     footer: () => "",
   };

@@ -2,12 +2,12 @@
  * XML from three Handlebars templates (header, item, footer), every `{{value}}`
  * XML-escaped by the writer and `{{cdata value}}` for CDATA sections.
  */
-import { escapeXml } from "./escape.js";
+import { escapeXml, XML_TOUCHES } from "./escape.js";
 import type { LoadedLayout } from "./layout.js";
 import { createTemplateEngine } from "./template.js";
 import type { FeedMeta, FeedWriter } from "./types.js";
 
-const engine = createTemplateEngine(escapeXml);
+const engine = createTemplateEngine(escapeXml, { touches: XML_TOUCHES });
 
 export function createXmlWriter(layout: LoadedLayout, meta: FeedMeta): FeedWriter {
   if (layout.spec.format !== "xml" || !layout.templates) throw new TypeError(`xml writer given a ${layout.spec.format} layout`);
@@ -19,6 +19,7 @@ export function createXmlWriter(layout: LoadedLayout, meta: FeedMeta): FeedWrite
   return {
     header: () => renderHeader(meta),
     row: (feedItem) => renderItem(feedItem, filled),
+    rowIfClean: (feedItem) => renderItem.ifClean(feedItem, filled),
     columns: renderItem.tracked,
     filled,
     separator: "",

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cdata, escapeXml, stripInvalidXmlChars, tsvValue } from "../../src/writers/escape.js";
 import { createTemplateEngine } from "../../src/writers/template.js";
@@ -16,6 +17,27 @@ describe("escapeXml", () => {
     ["\ufffe\uffff", ""],
   ])("%j -> %j", (input, expected) => {
     expect(escapeXml(input)).toBe(expected);
+  });
+});
+
+describe("escapeXml as a property", () => {
+  // The rule written plainly: drop what XML 1.0 forbids (lone surrogates included), then one entity per special.
+  const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;", "\r": "&#13;" };
+  const reference = (s: string) =>
+    s
+      // eslint-disable-next-line no-control-regex -- the characters under test
+      .replace(/[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "")
+      .replace(/[&<>"'\r]/g, (c) => ENTITIES[c]!);
+  const CHARS = ["a", "é", " ", "&", "<", ">", '"', "'", "\r", "\n", "\t", "\u0000", "\u0008", "\u000b", "\u001f", "\u007f", "\u0085", "\ud83d", "\ude00", "😀", "\ufffe", "\uffff", "&amp;"];
+
+  it("drops what XML forbids and escapes each special once, whatever the mix", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...CHARS), { maxLength: 40 }), (chars) => {
+        const s = chars.join("");
+        expect(escapeXml(s)).toBe(reference(s));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
