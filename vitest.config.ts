@@ -11,5 +11,9 @@ export default defineConfig({
     testTimeout: 600_000,
     hookTimeout: 600_000,
     pool: "forks",
+    // vitest's default is one fork less than the cores: one fork on these 2-core machines, so the
+    // files ran one after another (842 s). Most of a file's time is spent waiting on the CLI it
+    // spawned, a server or the disk, so three files at once fill the two cores.
+    maxWorkers: 3,
   },
 });
