@@ -158,6 +158,13 @@ export function wordsQuery(words: string, column?: NameColumn): string | undefin
   return column === undefined ? body : `{${column}} : (${body})`;
 }
 
+/**
+ * State logs checked whole in this process, by content and identity (rowcache/file.ts): serve's
+ * search opens the index per query, and a pass over a 1,000,000-product log takes seconds. A log
+ * written to or replaced since has another identity (its ctime changes with any write).
+ */
+const CHECKED_LOGS = new Set<string>();
+
 /** The index of the last run, read-only, with the state log its outcomes are read from. */
 export class ExplainIndex {
   readonly meta: IndexRunMeta;
@@ -181,7 +188,7 @@ export class ExplainIndex {
     const db = openStore(file, EXPLAIN_KIND);
     if (!db) return undefined;
     const recorded = storeMeta(db).log;
-    const opened = RowsReader.open(join(dirname(file), ROWS_FILE));
+    const opened = RowsReader.open(join(dirname(file), ROWS_FILE), CHECKED_LOGS);
     const why = "reason" in opened ? opened.reason : opened.reader.trailer.digest !== recorded ? `${join(dirname(file), ROWS_FILE)} is not the state log the index was written with (a run stopped between the two, or a file replaced)` : undefined;
     if (why !== undefined) {
       db.close();
