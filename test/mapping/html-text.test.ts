@@ -121,10 +121,10 @@ describe("htmlToText on hostile sizes (issue 15, item 4)", () => {
     ["close tags without an opener", fill("</script>")],
     ["unterminated tags and quotes", fill('<a x=" <b <!-- <![CDATA[ <')],
     ["literal '<' everywhere", fill("< a <")],
-  ])("1 MB of %s in under 5 s", (_shape, html) => {
-    const started = performance.now();
+  ])("1 MB of %s, with no tag left", (_shape, html) => {
+    // No time budget here (tests wait on events): a pattern that backtracks on these shapes takes
+    // hours on 1 MB, which the suite's hang-catcher stops; bench/html-text.ts measures the speed.
     const text = htmlToText(html);
-    expect(performance.now() - started).toBeLessThan(5000);
     expect(text).not.toMatch(/<[A-Za-z!/?]/);
   });
 
