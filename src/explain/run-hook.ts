@@ -70,7 +70,6 @@ export class ExplainHook {
 
   private constructor(
     private readonly writer: ExplainIndexWriter,
-    private readonly file: string,
     private readonly channels: number,
     private readonly logger: Logger,
     /** Told when the index cannot be written (run.ts: a "state" problem; the previous index stays). */
@@ -86,7 +85,7 @@ export class ExplainHook {
     const file = explainFile(outputDir);
     try {
       await mkdir(dirname(file), { recursive: true });
-      return new ExplainHook(await ExplainIndexWriter.create(file), file, channels, logger, onFailure);
+      return new ExplainHook(await ExplainIndexWriter.create(file), channels, logger, onFailure);
     } catch (error) {
       logger.warn("explain index not written", { error: (error as Error).message });
       onFailure(error as Error);
