@@ -11,7 +11,7 @@ import { mkdir } from "node:fs/promises";
 import { silentLogger } from "../src/log.js";
 import { ExplainHook, type ChannelSink } from "../src/explain/run-hook.js";
 import { excludedOutcome, itemOutcome, type IndexProduct, type Outcome } from "../src/explain/entry.js";
-import { RowsWriter, rowsPath } from "../src/rowcache/file.js";
+import { entryText, RowsWriter, rowsPath } from "../src/rowcache/file.js";
 import { ExplainIndex, explainFile } from "../src/explain/store.js";
 import type { ChannelEntry } from "../src/publish/manifest.js";
 
@@ -83,7 +83,7 @@ const hook =
 // The run's state log, which the index points into (a run's RowsRecorder, less the offers and the trailer's facts).
 await mkdir(join(dir, "state"), { recursive: true });
 const log = mode === "ndjson" ? undefined : new RowsWriter(rowsPath(dir));
-if (log && hook instanceof ExplainHook) hook.listen({ add: (p, n, _until, c) => log.addLine(`{"p":${JSON.stringify(p)},"n":${n},"o":"","c":[${c.join(",")}]}`) });
+if (log && hook instanceof ExplainHook) hook.listen({ add: (p, n, until, c) => log.addLine(entryText(p, n, "", until, c)) });
 const sinks = CHANNELS.map((_, i) => hook.channel(i));
 const offsets = CHANNELS.map(() => 1000);
 const started = performance.now();

@@ -87,6 +87,15 @@ export interface Entry {
   c: EntryOutcome[];
 }
 
+/**
+ * An entry's line from its outcomes' JSON texts (explain/run-hook.ts keeps them so): the very text
+ * JSON.stringify(entry) gives, keys in Entry's order, without parsing the outcomes back.
+ */
+export function entryText(product: IndexProduct, ordinal: number, offer: string, until: number, outcomes: readonly string[]): string {
+  const horizon = until === Infinity ? "" : `,"u":${JSON.stringify(until)}`;
+  return `{"p":${JSON.stringify(product)},"n":${ordinal},"o":${JSON.stringify(offer)}${horizon},"c":[${outcomes.join(",")}]}`;
+}
+
 /** Where an entry's line is in the file: the explain index points at it (explain/store.ts). */
 export interface LinePosition {
   at: number;
@@ -238,8 +247,8 @@ export class RowsReader {
     }
   }
 
-  /** The entries, in order (the trailer excluded), each with its text. Lines are decoded one by one (small strings die young). */
-  *entries(): Generator<{ entry: Entry; text: string }> {
+  /** The entries, in order (the trailer excluded). Lines are decoded one by one (small strings die young). */
+  *entries(): Generator<Entry> {
     let buffer = Buffer.allocUnsafeSlow(CHUNK);
     let kept = 0;
     let position = 0;
@@ -256,8 +265,7 @@ export class RowsReader {
       const filled = buffer.subarray(0, end);
       let start = 0;
       for (let nl = filled.indexOf(0x0a); nl !== -1; nl = filled.indexOf(0x0a, start)) {
-        const text = filled.toString("utf8", start, nl);
-        yield { entry: JSON.parse(text) as Entry, text };
+        yield JSON.parse(filled.toString("utf8", start, nl)) as Entry;
         start = nl + 1;
       }
       kept = end - start;

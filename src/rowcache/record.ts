@@ -16,7 +16,7 @@ import type { MappingContext } from "../mapping/context.js";
 import type { ChannelRun } from "../pipeline/channel-run.js";
 import type { ChannelEntry } from "../publish/manifest.js";
 import { channelFingerprint, codeFingerprint, referenceFingerprint } from "./fingerprint.js";
-import { fileIdentity, type LinePosition, type OutputFile, rowsPath, RowsWriter, type TrailerChannel } from "./file.js";
+import { entryText, fileIdentity, type LinePosition, type OutputFile, rowsPath, RowsWriter, type TrailerChannel } from "./file.js";
 
 export interface RecordCommit {
   outputDir: string;
@@ -59,9 +59,7 @@ export class RowsRecorder implements ProductListener {
     if (this.failure) return undefined;
     try {
       const o = offer ?? (this.context.offers ? this.context.offers.fingerprint(product.id, product.codes) : "");
-      // JSON.stringify(entry)'s very text (file.ts Entry, keys in that order), from the outcomes' texts.
-      const horizon = until === Infinity ? "" : `,"u":${JSON.stringify(until)}`;
-      return this.writer.addLine(`{"p":${JSON.stringify(product)},"n":${ordinal},"o":${JSON.stringify(o)}${horizon},"c":[${outcomes.join(",")}]}`);
+      return this.writer.addLine(entryText(product, ordinal, o, until, outcomes));
     } catch (error) {
       this.fail(error);
       return undefined;

@@ -88,7 +88,7 @@ export async function reuseRows(r: ReuseRun): Promise<{ reused: number; mapped: 
   let mapped = 0;
   let last = -1;
   try {
-    for (const { entry } of reader.entries()) {
+    for (const entry of reader.entries()) {
       // The digest vouches for the entries; this says so where a fault would otherwise cut rows at wrong offsets.
       if (!(entry.n > last)) throw new PharmafeedError("STORE_INVALID", `${rowsPath(r.outputDir)}: entries out of order at line ${entry.n + 1}: run generate --no-reuse`);
       last = entry.n;

@@ -30,7 +30,7 @@ function write(count: number): Entry[] {
 function read(): { trailer: Trailer; entries: Entry[] } | string {
   const opened = RowsReader.open(file);
   if ("reason" in opened) return opened.reason;
-  const entries = [...opened.reader.entries()].map((e) => e.entry);
+  const entries = [...opened.reader.entries()];
   opened.reader.close();
   return { trailer: opened.reader.trailer, entries };
 }
