@@ -30,7 +30,13 @@ import { checkSample, SAMPLE_ROWS } from "./sample-check.js";
 import { itemBytes, withOffset } from "../explain/entry.js";
 import type { ChannelSink } from "../explain/run-hook.js";
 import type { EntryOutcome } from "../rowcache/file.js";
-import type { OldOutputs } from "../rowcache/old-outputs.js";
+
+/** Where a recorded product's lines are read (addCopied): the last run's files (rowcache/old-outputs.ts) or a worker's batch (shard/part-lines.ts). */
+export interface RecordedLines {
+  row(bytes: number): Buffer;
+  reportLine(bytes: number): Buffer;
+  warningLines(bytes: number): Buffer;
+}
 
 /** A product of an image-processing channel, waiting in the FIFO for its images. */
 type PendingRow =
@@ -92,7 +98,8 @@ export class ChannelRun {
   private readonly processing: ImageProcessing | undefined;
   /** Bytes of the file so far: where the next row starts, for the explain index. */
   private written: number;
-  private readonly separatorBytes: number;
+  /** Bytes of the separator between two rows (a worker puts it between the rows of a batch). */
+  readonly separatorBytes: number;
   /** Where this channel tells the explain index what it did with each product (run.ts sets it). */
   explain: ChannelSink | undefined;
 
@@ -148,10 +155,11 @@ export class ChannelRun {
   }
 
   /**
-   * A product whose lines a refresh copies from the last run's files (src/rowcache/reuse.ts):
-   * written, counted and told to the explain index as if mapped again.
+   * A product whose outcome is known and whose lines are read from `old`: in a refresh
+   * (src/rowcache/reuse.ts), one copied from the last run's files, or one a worker mapped
+   * again among the copies. Written, counted and told to the explain index as if mapped here.
    */
-  addCopied(outcome: Exclude<EntryOutcome, null>, old: OldOutputs): Promise<void> | undefined {
+  addCopied(outcome: Exclude<EntryOutcome, null>, old: RecordedLines): Promise<void> | undefined {
     if (this.failure) return undefined;
     try {
       this.mapper.countCopied(outcome);

@@ -59,7 +59,7 @@ import { STATE_DIR } from "../store/sqlite.js";
 import type { EventListener } from "../catalogue/stream/events.js";
 import type { Rejection } from "../catalogue/stream/line.js";
 import { RowsRecorder } from "../rowcache/record.js";
-import { planReuse, reuseRows } from "../rowcache/reuse.js";
+import { planReuse, ReuseSource } from "../rowcache/reuse.js";
 import { StateProblems } from "../store/state-problems.js";
 import { merchantAfterRun } from "../merchant/run-hook.js";
 import { pushPublished, withLastUploads } from "../destinations/after-publish.js";
@@ -265,18 +265,21 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const streamStarted = performance.now();
     const plan =
       options.reuse === false ? { reason: "--no-reuse" } : !explain ? { reason: "a dry run, or a run whose explain index could not be started, maps every product" } : await planReuse({ outputDir, runs, context, snapshot: source.readSnapshot });
-    let workers = 0;
-    if ("reader" in plan) {
-      source.report.reuse = await reuseRows({ reader: plan.reader, snapshot: source.readSnapshot!, outputDir, runs, context, explain, onProducts, reject });
-    } else {
-      workers = await dispatch({ lines: () => stream.lines(), reject }, runs, context, {
+    // A refresh gives the last run's products, each to copy or to map again (src/rowcache/reuse.ts); any other run, the source's lines.
+    const reuse = "reader" in plan ? new ReuseSource({ reader: plan.reader, snapshot: source.readSnapshot!, outputDir, runs, context, explain }) : undefined;
+    const mapsAll = "reason" in plan ? plan.reason : "";
+    let workers: number;
+    try {
+      workers = await dispatch(reuse ?? { lines: () => stream.lines(), reject }, runs, context, {
         workers: options.workers ?? workersFor(thisMachine(), logger),
         // Workers asked for explicitly are used whatever the catalogue's size.
         minProducts: options.shardMinProducts ?? (options.workers === undefined ? SHARD_MIN_PRODUCTS : 0),
         onProducts,
         ...(explain ? { explain } : {}),
       });
-      source.report.reuse = { reused: 0, mapped: received, reason: plan.reason };
+      source.report.reuse = reuse ? reuse.finish(reject) : { reused: 0, mapped: received, reason: mapsAll };
+    } finally {
+      reuse?.close();
     }
     progress.done();
     await source.finish(stream.total);

@@ -1,11 +1,12 @@
 /**
  * The last run's published files of one channel, read front to back while a refresh
- * goes through the products in the same order: a reused product's row and report
- * lines are taken, a product mapped again has its old bytes skipped. Rows follow the
- * header with a separator between two; report lines follow their header line.
+ * goes through the products in the same order. A copied product's lines are read at
+ * the places reuse.ts reckoned for it (its row's offset is in the state log; its report
+ * lines' places are the sums of the lines before them), so the products mapped again in
+ * between need no bookkeeping here, wherever and whenever they are mapped.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import type { EntryOutcome, OutputFile } from "./file.js";
+import type { OutputFile } from "./file.js";
 
 /** Read window of a feed; report files get a quarter (most products have no report line). */
 const CHUNK = 256 * 1024;
@@ -36,8 +37,9 @@ export class SequentialFile {
     return bytes > VIEW_MAX ? Buffer.from(view) : view;
   }
 
-  skip(bytes: number): void {
-    this.position += bytes;
+  /** Where the next take() starts; forward of the last one (a window is read again otherwise). */
+  seek(position: number): void {
+    this.position = position;
   }
 
   private fill(bytes: number): void {
@@ -57,25 +59,35 @@ export class SequentialFile {
   }
 }
 
+/** Where one product's lines are in a channel's last files: its row's byte offset, its report lines' and its warnings lines'. */
+export interface OldPlaces {
+  row: number;
+  report: number;
+  warnings: number;
+}
+
+/** A channel's last feed, exclusion report and warnings report, read at a copied product's places (ChannelRun.addCopied's `lines`). */
 export class OldOutputs {
   private readonly feed: SequentialFile;
   private readonly report: SequentialFile;
   private readonly warnings: SequentialFile;
-  private rows = 0;
 
-  constructor(
-    files: { feed: OutputFile; report: OutputFile; warnings: OutputFile },
-    path: (file: string) => string,
-    private readonly separatorBytes: number,
-  ) {
+  constructor(files: { feed: OutputFile; report: OutputFile; warnings: OutputFile }, path: (file: string) => string) {
     this.feed = new SequentialFile(path(files.feed.file), files.feed.header);
     this.report = new SequentialFile(path(files.report.file), files.report.header, CHUNK / 4);
     this.warnings = new SequentialFile(path(files.warnings.file), files.warnings.header, CHUNK / 4);
   }
 
+  /** The next reads are a product's at `places`. */
+  at(places: OldPlaces): this {
+    this.feed.seek(places.row);
+    this.report.seek(places.report);
+    this.warnings.seek(places.warnings);
+    return this;
+  }
+
   /** An item's row (without the separator before it). */
   row(bytes: number): Buffer {
-    if (this.rows++ > 0) this.feed.skip(this.separatorBytes);
     return this.feed.take(bytes);
   }
 
@@ -85,15 +97,6 @@ export class OldOutputs {
 
   reportLine(bytes: number): Buffer {
     return this.report.take(bytes);
-  }
-
-  /** Passes over a product mapped again. */
-  skip(outcome: EntryOutcome): void {
-    if (outcome === null) return;
-    if ("r" in outcome) return this.report.skip(outcome.rb);
-    if (this.rows++ > 0) this.feed.skip(this.separatorBytes);
-    this.feed.skip(outcome.l);
-    this.warnings.skip(outcome.wb ?? 0);
   }
 
   close(): void {

@@ -7,26 +7,37 @@
  * read by number); every other product's row, report and warnings lines are copied
  * from the last run's files, and counted, logged and indexed as if mapped:
  *
- *   rows.ndjson entry ─┬─ same offer, before horizon ─> copy row + report lines (old-outputs.ts)
- *                      └─ otherwise ─> snapshot.line(n) ─> map in this thread (as dispatch does)
+ *   rows.ndjson entry ─┬─ same offer, before horizon ─> a copy: row + report lines at their places (old-outputs.ts)
+ *                      └─ otherwise ─> snapshot.line(n) ─> a line to map
+ *                                      └─> both, in order, into dispatch() (pipeline/shard/), which maps
+ *                                          on its workers or in this thread, as for any run
  *
+ * This file only says what to do with each product; mapping stays the pipeline's.
  * The files come out byte for byte as a run that maps everything (test/rowcache/).
  */
 import { join } from "node:path";
 import type { Rejection } from "../catalogue/stream/line.js";
+import type { RawLine } from "../catalogue/stream/record-stream.js";
 import { PharmafeedError } from "../errors.js";
+import type { IndexProduct } from "../explain/entry.js";
 import type { MappingContext } from "../mapping/context.js";
-import type { ChannelRun } from "../pipeline/channel-run.js";
-import { mapInThread, type DispatchOptions } from "../pipeline/shard/dispatch.js";
-import { parseLine } from "../pipeline/shard/shard.js";
+import type { MapperSpec } from "../pipeline/channel-mapper.js";
 import type { Snapshot } from "../snapshot/store.js";
 import { channelFingerprint, codeFingerprint, referenceFingerprint } from "./fingerprint.js";
-import { fileIdentity, RowsReader, rowsPath, sameIdentity, type Trailer } from "./file.js";
-import { OldOutputs } from "./old-outputs.js";
+import { type EntryOutcome, fileIdentity, RowsReader, rowsPath, sameIdentity, type Trailer } from "./file.js";
+import { OldOutputs, type OldPlaces } from "./old-outputs.js";
+
+/** A channel of the run as a refresh sees it (pipeline/channel-run.ts ChannelRun is one). */
+export interface ReuseChannel {
+  readonly channel: { name: string; gzip: boolean };
+  readonly spec: MapperSpec;
+  /** Writes a product's lines as recorded, read from `lines` (ChannelRun.addCopied). */
+  addCopied(outcome: Exclude<EntryOutcome, null>, lines: OldOutputs): Promise<void> | undefined;
+}
 
 export interface ReuseCheck {
   outputDir: string;
-  runs: readonly ChannelRun[];
+  runs: readonly ReuseChannel[];
   context: MappingContext;
   /** The snapshot the run reads; undefined when it reads the catalogue (rows are then mapped). */
   snapshot: Snapshot | undefined;
@@ -68,55 +79,108 @@ async function mismatch(trailer: Trailer, { runs, context, outputDir }: ReuseChe
   return undefined;
 }
 
+/** Who hears of a copied product before its channels write it: the explain index and state log (explain/run-hook.ts). */
+export interface CopyListener {
+  product(entry: IndexProduct, ordinal: number, until?: number, offer?: string): void;
+}
+
+/** A product written from what the last run recorded of it; dispatch() applies it in its place among the mapped ones. */
+export interface Copy {
+  copy(): Promise<void>;
+}
+
+/** A line of the snapshot to map again, at its place among the source's lines. */
+export interface LineToMap extends RawLine {
+  ordinal: number;
+}
+
 export interface ReuseRun {
   reader: RowsReader;
   snapshot: Snapshot;
   outputDir: string;
-  runs: readonly ChannelRun[];
+  runs: readonly ReuseChannel[];
   context: MappingContext;
-  explain: DispatchOptions["explain"];
-  onProducts(count: number): void;
-  reject(rejection: Rejection): void;
+  explain: CopyListener | undefined;
 }
 
-/** Goes through the last run's products in order; returns how many were copied and how many mapped. */
-export async function reuseRows(r: ReuseRun): Promise<{ reused: number; mapped: number }> {
-  const { reader, runs, context, snapshot } = r;
-  const trailer = reader.trailer;
-  const old = trailer.channels.map((c, i) => new OldOutputs(c.outputs!, (file) => join(r.outputDir, file), Buffer.byteLength(runs[i]!.layoutOfFiles.separator)));
-  let reused = 0;
-  let mapped = 0;
-  let last = -1;
-  try {
+/**
+ * The last run's products in order, each a Copy or a LineToMap, for dispatch(). Open until
+ * finish() or close(): a copy reads the last files when dispatch() applies it, which may be
+ * after the last product was given (a worker still mapping the lines before it).
+ */
+export class ReuseSource {
+  private readonly old: OldOutputs[];
+  /** Per channel, where the next product's report and warnings lines start in the last files. */
+  private readonly reportAt: number[];
+  private readonly warningsAt: number[];
+  private reused = 0;
+  private mapped = 0;
+
+  constructor(private readonly r: ReuseRun) {
+    const channels = r.reader.trailer.channels;
+    this.old = channels.map((c) => new OldOutputs(c.outputs!, (file) => join(r.outputDir, file)));
+    this.reportAt = channels.map((c) => c.outputs!.report.header);
+    this.warningsAt = channels.map((c) => c.outputs!.warnings.header);
+  }
+
+  /** Every product, in the order of the last run's entries. */
+  async *lines(): AsyncGenerator<Copy | LineToMap> {
+    const { reader, runs, context, snapshot } = this.r;
+    let last = -1;
     for (const entry of reader.entries()) {
       // The digest vouches for the entries; this says so where a fault would otherwise cut rows at wrong offsets.
-      if (!(entry.n > last)) throw new PharmafeedError("STORE_INVALID", `${rowsPath(r.outputDir)}: entries out of order at line ${entry.n + 1}: run generate --no-reuse`);
+      if (!(entry.n > last)) throw new PharmafeedError("STORE_INVALID", `${rowsPath(this.r.outputDir)}: entries out of order at line ${entry.n + 1}: run generate --no-reuse`);
       last = entry.n;
+      const places = entry.c.map((outcome, i) => this.places(outcome, i));
       const offer = context.offers ? context.offers.fingerprint(entry.p.id, entry.p.codes) : "";
       if (offer === entry.o && (entry.u === undefined || context.clock.now < entry.u) && entry.c.length === runs.length && !entry.c.includes(null)) {
-        r.explain?.product(entry.p, entry.n, entry.u ?? Infinity, entry.o);
-        for (let i = 0; i < runs.length; i++) {
-          const pending = runs[i]!.addCopied(entry.c[i]!, old[i]!);
-          if (pending) await pending;
-        }
-        reused++;
-      } else {
-        for (let i = 0; i < runs.length; i++) old[i]!.skip(entry.c[i] ?? null);
-        const bytes = snapshot.line(entry.n);
-        if (bytes === undefined) throw new PharmafeedError("STORE_INVALID", `line ${entry.n + 1} of the snapshot is missing: run generate --source full`);
-        const parsed = parseLine(bytes.toString("utf8"), entry.n + 1, entry.n);
-        // The same bytes parsed by the same code: only a damaged snapshot gets here.
-        if (!parsed.ok) throw new PharmafeedError("STORE_INVALID", `line ${entry.n + 1} of the snapshot no longer reads as the product ${entry.p.id}: run generate --source full`);
-        await mapInThread(parsed.product, entry.n, runs, context, r.explain);
-        mapped++;
+        this.reused++;
+        yield {
+          copy: async () => {
+            this.r.explain?.product(entry.p, entry.n, entry.u ?? Infinity, entry.o);
+            for (let i = 0; i < runs.length; i++) {
+              const pending = runs[i]!.addCopied(entry.c[i]!, this.old[i]!.at(places[i]!));
+              if (pending) await pending;
+            }
+          },
+        };
+        continue;
       }
-      r.onProducts(reused + mapped);
+      const bytes = snapshot.line(entry.n);
+      if (bytes === undefined) throw new PharmafeedError("STORE_INVALID", `line ${entry.n + 1} of the snapshot is missing: run generate --source full`);
+      this.mapped++;
+      yield { bytes, line: entry.n + 1, index: entry.n, total: reader.trailer.products, ordinal: entry.n };
     }
-  } finally {
-    for (const o of old) o.close();
-    reader.close();
   }
-  if (reused + mapped !== trailer.products) throw new PharmafeedError("STORE_INVALID", `${rowsPath(r.outputDir)}: ${reused + mapped} entries, its trailer says ${trailer.products}: run generate --no-reuse`);
-  for (const rejection of trailer.rejections) r.reject(rejection);
-  return { reused, mapped };
+
+  /** A product's lines in channel i's last files; the next product's start after them. */
+  private places(outcome: EntryOutcome, i: number): OldPlaces | undefined {
+    if (outcome === null) return undefined;
+    const places = { row: "o" in outcome ? outcome.o : 0, report: this.reportAt[i]!, warnings: this.warningsAt[i]! };
+    if ("r" in outcome) this.reportAt[i]! += outcome.rb;
+    else this.warningsAt[i]! += outcome.wb ?? 0;
+    return places;
+  }
+
+  /**
+   * A snapshot line that no longer reads as a product: the same bytes parsed by the same
+   * code as last run, so only a damaged snapshot gets here.
+   */
+  reject(rejection: Rejection): never {
+    throw new PharmafeedError("STORE_INVALID", `line ${rejection.line} of the snapshot no longer reads as a product (${rejection.message}): run generate --source full`);
+  }
+
+  /** Once dispatch() applied every product: how many were copied and mapped; the last run's refused lines are replayed. */
+  finish(reject: (rejection: Rejection) => void): { reused: number; mapped: number } {
+    const { reused, mapped } = this;
+    const trailer = this.r.reader.trailer;
+    if (reused + mapped !== trailer.products) throw new PharmafeedError("STORE_INVALID", `${rowsPath(this.r.outputDir)}: ${reused + mapped} entries, its trailer says ${trailer.products}: run generate --no-reuse`);
+    for (const rejection of trailer.rejections) reject(rejection);
+    return { reused, mapped };
+  }
+
+  close(): void {
+    for (const o of this.old) o.close();
+    this.r.reader.close();
+  }
 }

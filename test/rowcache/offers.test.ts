@@ -8,6 +8,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCatalogue } from "../../src/sandbox/index.js";
+import { createLogger } from "../../src/log.js";
+import { BATCH } from "../../src/pipeline/shard/dispatch.js";
 import { removeTemporaries, tempDir } from "../e2e/config.js";
 import { parseFeed } from "../e2e/feeds.js";
 import {
@@ -177,6 +179,40 @@ describe("a refresh after offers changed for a few products", () => {
     await expectSameRuns(a, b, bench.config, ids);
     await expectReused(a);
     expect(await priceText(a, e[0]!)).toBe("71.10");
+  });
+
+  it("maps the changed products on the workers, in small batches among the copies, with the same files", async () => {
+    // Every third offered product changes price, and one in five of the others changes stock:
+    // batches of at most 3 lines or 7 products mix copies and mapped products in every order.
+    const changes = Object.fromEntries(
+      v0.flatMap((r, i) => {
+        const id = ids.find((x) => row(x) === r);
+        if (id === undefined) return [];
+        if (i % 3 === 0) return [[id, { ...r, price: (Number(r.price) + 1).toFixed(2) }]];
+        if (i % 5 === 1) return [[id, { ...r, quantity: 0, availability: "out_of_stock" }]];
+        return [];
+      }),
+    ) as Record<string, OfferRow>;
+    await bench.writeOffers(v0);
+    const a = await prepare(bench, base, T0 + 1);
+    const b = await copyOf(a);
+    await bench.writeOffers(replaced(changes));
+    const lines: string[] = [];
+    const logger = createLogger({ format: "json", write: (line) => lines.push(line) });
+    const saved = { ...BATCH };
+    Object.assign(BATCH, { lines: 3, products: 7 });
+    try {
+      await bench.run(bench.config, a, T1, { source: "snapshot", workers: 2, shardMinProducts: 0, logger });
+    } finally {
+      Object.assign(BATCH, saved);
+    }
+    await bench.run(bench.config, b, T1, { source: "snapshot", reuse: false });
+    await expectSameRuns(a, b, bench.config, ids);
+    const reuse = await expectReused(a);
+    expect(reuse.mapped).toBeGreaterThanOrEqual(Object.keys(changes).length);
+    // The workers mapped them: the run says so.
+    const mapped = lines.map((l) => JSON.parse(l) as { msg?: string; workers?: number }).find((l) => l.msg === "products mapped");
+    expect(mapped?.workers).toBe(2);
   });
 
   it("switches products in and out of a channel by an offer change (excluded before, included now, and the reverse)", async () => {
