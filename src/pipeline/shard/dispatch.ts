@@ -2,7 +2,7 @@
  * The products of the run into every channel: in this thread for a small
  * catalogue (starting workers would cost more than it saves), through the
  * worker pool otherwise. Decided on the first line to map, which carries
- * meta.total. Either way the lines are parsed by the same code (shard.ts) and
+ * meta.total (a refresh's, after a few lines: options.poolAfter). Either way the lines are parsed by the same code (shard.ts) and
  * the files come out byte for byte the same.
  *
  * A refresh (src/rowcache/reuse.ts) gives copies among the lines, in order: the
@@ -93,6 +93,12 @@ export interface DispatchOptions {
   workers: number;
   /** Catalogues smaller than this (meta.total) are mapped in this thread. */
   minProducts: number;
+  /**
+   * Lines mapped in this thread before the pool starts (default 0: at the first line). A refresh
+   * maps only the products whose offer changed: the pool's start and its threads' memory pay
+   * only when there are many.
+   */
+  poolAfter?: number;
   /** Valid products handed to the channels so far (progress). */
   onProducts(count: number): void;
   /** The explain index: told of every valid product before the channels map it (its line among the source's, and its rows' horizon when known), closed after. */
@@ -154,7 +160,7 @@ async function applyInOrder(result: BatchResult, order: readonly (Copy | null)[]
 /** Returns how many worker threads mapped the products (0: this thread did). */
 export async function dispatch(stream: ProductSource, runs: ChannelRun[], context: MappingContext, options: DispatchOptions): Promise<number> {
   let pool: ShardPool<(Copy | null)[] | undefined> | undefined;
-  let local: boolean | undefined;
+  let mappedHere = 0;
   let received = 0;
   const batch = new BatchBuilder();
   const apply = async (result: BatchResult, order: (Copy | null)[] | undefined): Promise<void> => {
@@ -186,12 +192,12 @@ export async function dispatch(stream: ProductSource, runs: ChannelRun[], contex
         }
       } else {
         const at = step.ordinal ?? ordinal++;
-        if (local === undefined) {
-          local = options.workers <= 0 || step.total < options.minProducts;
-          if (!local) pool = new ShardPool(shardInit(runs, context, options.explain !== undefined), options.workers, apply);
+        if (!pool && options.workers > 0 && step.total >= options.minProducts && mappedHere >= (options.poolAfter ?? 0)) {
+          pool = new ShardPool(shardInit(runs, context, options.explain !== undefined), options.workers, apply);
         }
         if (!pool) {
           await inThread(step, at);
+          mappedHere++;
           continue;
         }
         batch.add(step, at);
