@@ -6,7 +6,9 @@
  *                                                                 └─> channel n
  *                          (a large catalogue: lines are parsed, mapped and rendered
  *                           by worker threads in batches, written here in order,
- *                           see shard/)
+ *                           see shard/; a refresh gives the same dispatcher the last
+ *                           run's products, each a copy or a line to map again,
+ *                           see rowcache/reuse.ts)
  *                          (a channel with images.process: its rows wait for
  *                           the run's image pipeline, see images/pipeline.ts)
  *                          (every product, once each channel said what it did with it:

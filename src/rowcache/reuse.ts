@@ -17,11 +17,11 @@
  */
 import { join } from "node:path";
 import type { Rejection } from "../catalogue/stream/line.js";
-import type { RawLine } from "../catalogue/stream/record-stream.js";
 import { PharmafeedError } from "../errors.js";
 import type { IndexProduct } from "../explain/entry.js";
 import type { MappingContext } from "../mapping/context.js";
 import type { MapperSpec } from "../pipeline/channel-mapper.js";
+import type { Copy, LineToMap, ProductSource } from "../pipeline/shard/dispatch.js";
 import type { Snapshot } from "../snapshot/store.js";
 import { channelFingerprint, codeFingerprint, referenceFingerprint } from "./fingerprint.js";
 import { type EntryOutcome, fileIdentity, RowsReader, rowsPath, sameIdentity, type Trailer } from "./file.js";
@@ -84,16 +84,6 @@ export interface CopyListener {
   product(entry: IndexProduct, ordinal: number, until?: number, offer?: string): void;
 }
 
-/** A product written from what the last run recorded of it; dispatch() applies it in its place among the mapped ones. */
-export interface Copy {
-  copy(): Promise<void>;
-}
-
-/** A line of the snapshot to map again, at its place among the source's lines. */
-export interface LineToMap extends RawLine {
-  ordinal: number;
-}
-
 export interface ReuseRun {
   reader: RowsReader;
   snapshot: Snapshot;
@@ -108,7 +98,7 @@ export interface ReuseRun {
  * finish() or close(): a copy reads the last files when dispatch() applies it, which may be
  * after the last product was given (a worker still mapping the lines before it).
  */
-export class ReuseSource {
+export class ReuseSource implements ProductSource {
   private readonly old: OldOutputs[];
   /** Per channel, where the next product's report and warnings lines start in the last files. */
   private readonly reportAt: number[];
@@ -123,7 +113,7 @@ export class ReuseSource {
     this.warningsAt = channels.map((c) => c.outputs!.warnings.header);
   }
 
-  /** Every product, in the order of the last run's entries. */
+  /** Every product, in the order of the last run's entries: a copy, or its snapshot line to map again (at its place among the source's lines). */
   async *lines(): AsyncGenerator<Copy | LineToMap> {
     const { reader, runs, context, snapshot } = this.r;
     let last = -1;

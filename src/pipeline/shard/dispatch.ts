@@ -2,8 +2,9 @@
  * The products of the run into every channel: in this thread for a small
  * catalogue (starting workers would cost more than it saves), through the
  * worker pool otherwise. Decided on the first line to map, which carries
- * meta.total (a refresh's, after a few lines: options.poolAfter). Either way the lines are parsed by the same code (shard.ts) and
- * the files come out byte for byte the same.
+ * meta.total (a refresh's pool starts after options.poolAfter lines). Either
+ * way the lines are parsed by the same code (shard.ts) and the files come out
+ * byte for byte the same.
  *
  * A refresh (src/rowcache/reuse.ts) gives copies among the lines, in order: the
  * products whose lines are written from the last run's files. Until the pool
