@@ -162,12 +162,10 @@ export class ExplainHook {
   }
 
   /**
-   * After every channel was published (or not): the index names each channel's file, its digest and,
-   * once published, its identity on disk, so that explain reads rows from that very file only.
-   */
-  /**
-   * Every product still pending is logged and indexed; then `log()` commits the state log and gives
-   * its digest, which the index records: explain uses the index with that very log only.
+   * After every channel was published (or not). Every product still pending is logged and indexed;
+   * then `log()` commits the state log and gives its digest, which the index records: explain uses
+   * the index with that very log only. The index names each channel's file, its digest and, once
+   * published, its identity on disk, so that explain reads rows from that very file only.
    */
   async commit(outputDir: string, startedAt: string, entries: readonly ChannelEntry[], log: () => Promise<string | undefined>): Promise<void> {
     for (const entry of this.pending) entry.waiting = 0;
