@@ -42,7 +42,7 @@ export function generateOptions<T>(yargs: Argv<T>) {
     .option(
       "workers",
       integerOption("workers", workersFlag(), {
-        describe: "worker threads that map and render, 0 to 4 per core (0: none; default: one per core but one, up to 4, fewer under a memory limit, from 5,000 products)",
+        describe: "worker threads that map and render, 0 to 4 per core (0: none; default: one per core up to 4, fewer under a memory limit, from 5,000 products)",
       }),
     )
     .option("source", { choices: ["full", "delta", "snapshot"] as const, describe: "full: the whole catalogue; delta: changes since the snapshot; snapshot: no catalogue request (default: the config's source.sync.default)" })

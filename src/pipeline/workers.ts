@@ -1,15 +1,10 @@
 /**
  * How many worker threads `generate` maps and renders on when `--workers` is not
- * given: one per core but one, up to 4, none on one core, and fewer where the
- * process has a memory limit the threads would not fit in (a container's, or
- * systemd's MemoryMax=): each worker has its own JavaScript heap (README, Memory),
- * and a nightly run killed for memory publishes nothing.
- *
- * One core is left to the main thread: it reads the stream and writes every feed,
- * report, the snapshot and the state log, and hashes them. On two cores, one worker
- * was as fast as two and used less CPU (22 outputs, 78,041 products, built CLI,
- * alternated: 40.4 and 41.1 s against 43.5 and 43.6 s, 67-69 against 73-74 s of CPU;
- * with an offers file 33.9 and 34.8 s against 33.1 and 38.1 s; issue 25).
+ * given: one per core up to 4 (the main thread's writing and hashing keeps up
+ * with about that many), none on one core, and fewer where the process has a
+ * memory limit the threads would not fit in (a container's, or systemd's
+ * MemoryMax=): each worker has its own JavaScript heap (README, Memory), and a
+ * nightly run killed for memory publishes nothing.
  */
 import { availableParallelism, totalmem } from "node:os";
 
@@ -36,7 +31,7 @@ export interface Machine {
 export function defaultWorkers({ cores, memoryBytes }: Machine): number {
   if (cores < 2) return 0;
   const fit = Math.floor(((memoryBytes / 2 ** 20) * PLANNED_SHARE - MAIN_THREAD_MB) / PER_WORKER_MB);
-  return Math.max(0, Math.min(cores - 1, MAX_WORKERS, fit));
+  return Math.max(0, Math.min(cores, MAX_WORKERS, fit));
 }
 
 export function thisMachine(): Machine {

@@ -6,8 +6,8 @@ const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 
 describe("generate's default worker count", () => {
-  it("is one per core but one (the main thread's) up to 4, none on one core, when memory is plenty", () => {
-    expect([1, 2, 3, 4, 5, 8, 64].map((cores) => defaultWorkers({ cores, memoryBytes: 24 * GiB }))).toEqual([0, 1, 2, 3, 4, 4, 4]);
+  it("is one per core up to 4, none on one core, when memory is plenty", () => {
+    expect([1, 2, 3, 4, 8, 64].map((cores) => defaultWorkers({ cores, memoryBytes: 24 * GiB }))).toEqual([0, 2, 3, 4, 4, 4]);
   });
 
   it("drops workers that would not fit in three quarters of a memory limit", () => {
@@ -19,8 +19,7 @@ describe("generate's default worker count", () => {
     expect(workers(160)).toBe(0);
     expect(workers(340)).toBe(3);
     expect(workers(410)).toBe(4);
-    expect(workers(2048, 2)).toBe(1);
-    expect(workers(2048, 3)).toBe(2);
+    expect(workers(2048, 2)).toBe(2);
     // Below what even one thread needs: 0, never negative (the run warns).
     expect(workers(32)).toBe(0);
     // Each step is exactly one worker's share.
