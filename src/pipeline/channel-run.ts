@@ -31,7 +31,7 @@ import { itemBytes, withOffset } from "../explain/entry.js";
 import type { ChannelSink } from "../explain/run-hook.js";
 import type { EntryOutcome } from "../rowcache/file.js";
 
-/** Where a recorded product's lines are read (addCopied): the last run's files (rowcache/old-outputs.ts) or a worker's batch (shard/part-lines.ts). */
+/** Where a recorded product's lines are read (addCopied): the last run's files (rowcache/old-outputs.ts). */
 export interface RecordedLines {
   row(bytes: number): Buffer;
   reportLine(bytes: number): Buffer;
@@ -98,8 +98,7 @@ export class ChannelRun {
   private readonly processing: ImageProcessing | undefined;
   /** Bytes of the file so far: where the next row starts, for the explain index. */
   private written: number;
-  /** Bytes of the separator between two rows (a worker puts it between the rows of a batch). */
-  readonly separatorBytes: number;
+  private readonly separatorBytes: number;
   /** Where this channel tells the explain index what it did with each product (run.ts sets it). */
   explain: ChannelSink | undefined;
 
@@ -155,9 +154,8 @@ export class ChannelRun {
   }
 
   /**
-   * A product whose outcome is known and whose lines are read from `old`: in a refresh
-   * (src/rowcache/reuse.ts), one copied from the last run's files, or one a worker mapped
-   * again among the copies. Written, counted and told to the explain index as if mapped here.
+   * A product whose lines a refresh copies from the last run's files (src/rowcache/reuse.ts):
+   * written, counted and told to the explain index as if mapped again.
    */
   addCopied(outcome: Exclude<EntryOutcome, null>, old: RecordedLines): Promise<void> | undefined {
     if (this.failure) return undefined;

@@ -98,16 +98,6 @@ export interface GenerateOptions {
  */
 export const SHARD_MIN_PRODUCTS = 5000;
 
-/**
- * A refresh maps on workers only once it has mapped this many products in this thread. Its main
- * thread copies most products, and each worker adds ~60-100 MB: over 78,041 products and 22
- * outputs (bench/refresh.ts), with 1 % of the offers changed the pool made it no faster (15.9 s
- * against 17.0 in this thread) at 413 MB against 211; with 10 % changed, 17.4 s at 441 MB,
- * 19.8 s when the pool starts after 2,000 products; in this thread alone, ~0.7 ms more a product.
- * An object, so that tests can start the pool sooner.
- */
-export const REFRESH_POOL = { after: 2000 };
-
 /** The default worker count, saying so when the memory limit lowered it or is tight even without workers. */
 function workersFor(machine: Machine, logger: Logger): number {
   const workers = defaultWorkers(machine);
@@ -283,10 +273,12 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     let workers: number;
     try {
       workers = await dispatch(reuse ?? { lines: () => stream.lines(), reject }, runs, context, {
-        workers: options.workers ?? workersFor(thisMachine(), logger),
+        // A refresh copies in this thread, which bounds it; on two cores, worker threads mapping its other
+        // products made it slower and heavier (78,041 products, 10 % of the offers changed: 17.2-19.8 s
+        // at 375-441 MB against 15.6 s at 234 MB, bench/refresh.ts, issue 25).
+        workers: reuse ? 0 : (options.workers ?? workersFor(thisMachine(), logger)),
         // Workers asked for explicitly are used whatever the catalogue's size.
         minProducts: options.shardMinProducts ?? (options.workers === undefined ? SHARD_MIN_PRODUCTS : 0),
-        ...(reuse ? { poolAfter: REFRESH_POOL.after } : {}),
         onProducts,
         ...(explain ? { explain } : {}),
       });

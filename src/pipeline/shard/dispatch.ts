@@ -1,17 +1,14 @@
 /**
  * The products of the run into every channel: in this thread for a small
  * catalogue (starting workers would cost more than it saves), through the
- * worker pool otherwise. Decided on the first line to map, which carries
- * meta.total (a refresh's pool starts after options.poolAfter lines). Either
- * way the lines are parsed by the same code (shard.ts) and the files come out
- * byte for byte the same.
+ * worker pool otherwise. Decided on the first line, which carries meta.total.
+ * Either way the lines are parsed by the same code (shard.ts) and the files
+ * come out byte for byte the same.
  *
- * A refresh (src/rowcache/reuse.ts) gives copies among the lines, in order: the
- * products whose lines are written from the last run's files. Until the pool
- * starts they are written at once; after, they ride in the batches, in their
- * places, and a batch that holds copies is written product by product (each
- * mapped product as its outcome says, ChannelRun.addCopied), so the lines a
- * refresh maps again are mapped on the workers too.
+ * A refresh (src/rowcache/reuse.ts) gives copies among its lines, in order: the
+ * products written from the last run's files. It runs in this thread (run.ts
+ * asks for no workers): its main thread, copying, is what bounds it, and on two
+ * cores a pool mapping its other lines made it slower (issue 25).
  */
 import type { Rejection } from "../../catalogue/stream/line.js";
 import type { RawLine } from "../../catalogue/stream/record-stream.js";
@@ -21,18 +18,12 @@ import type { ChannelRun } from "../channel-run.js";
 import { ShardPool } from "./pool.js";
 import type { BatchResult, LineRef, ShardInit } from "./protocol.js";
 import { parseLine } from "./shard.js";
-import { indexProduct, type IndexProduct, type Outcome } from "../../explain/entry.js";
-import { PartLines } from "./part-lines.js";
+import { indexProduct, type IndexProduct } from "../../explain/entry.js";
 
-/**
- * A batch's size: `lines` to map (~0.5 MB of JSON, big enough that messaging is a small
- * share of a batch's cost), or `products` copies and lines together (a refresh that maps
- * few products: its copies wait in the batch for the lines before them). Tests make them
- * small to see many batches.
- */
-export const BATCH = { lines: 50, products: 512 };
+/** Lines per batch: ~0.5 MB of JSON, big enough that messaging is a small share of a batch's cost. */
+const BATCH_LINES = 50;
 
-/** A product written from what the last run recorded of it (a refresh's, src/rowcache/reuse.ts). */
+/** A product written from what the last run recorded of it (a refresh's, src/rowcache/reuse.ts), in its place among the lines. */
 export interface Copy {
   copy(): Promise<void>;
 }
@@ -51,9 +42,6 @@ class BatchBuilder {
   private bytes = Buffer.allocUnsafeSlow(512 * 1024);
   private used = 0;
   lines: LineRef[] = [];
-  /** The batch's copies in their places among its lines (null: the next line's product); undefined while it has none. */
-  order: (Copy | null)[] | undefined;
-  products = 0;
 
   add(line: RawLine, ordinal: number): void {
     if (this.used + line.bytes.length > this.bytes.length) {
@@ -63,28 +51,14 @@ class BatchBuilder {
     }
     this.used += line.bytes.copy(this.bytes, this.used);
     this.lines.push({ end: this.used, line: line.line, index: line.index, ordinal });
-    this.order?.push(null);
-    this.products++;
-  }
-
-  addCopy(copy: Copy): void {
-    this.order ??= this.lines.map(() => null);
-    this.order.push(copy);
-    this.products++;
-  }
-
-  get full(): boolean {
-    return this.lines.length === BATCH.lines || this.products >= BATCH.products;
   }
 
   /** The batch so far; the builder starts a new one. */
-  take(): { bytes: Uint8Array; lines: LineRef[]; order: (Copy | null)[] | undefined } {
-    const batch = { bytes: new Uint8Array(this.bytes.buffer, 0, this.used), lines: this.lines, order: this.order };
+  take(): { bytes: Uint8Array; lines: LineRef[] } {
+    const batch = { bytes: new Uint8Array(this.bytes.buffer, 0, this.used), lines: this.lines };
     this.bytes = Buffer.allocUnsafeSlow(this.bytes.length);
     this.used = 0;
     this.lines = [];
-    this.order = undefined;
-    this.products = 0;
     return batch;
   }
 }
@@ -94,12 +68,6 @@ export interface DispatchOptions {
   workers: number;
   /** Catalogues smaller than this (meta.total) are mapped in this thread. */
   minProducts: number;
-  /**
-   * Lines mapped in this thread before the pool starts (default 0: at the first line). A refresh
-   * maps only the products whose offer changed: the pool's start and its threads' memory pay
-   * only when there are many.
-   */
-  poolAfter?: number;
   /** Valid products handed to the channels so far (progress). */
   onProducts(count: number): void;
   /** The explain index: told of every valid product before the channels map it (its line among the source's, and its rows' horizon when known), closed after. */
@@ -129,48 +97,14 @@ export async function mapInThread(product: Product, ordinal: number, runs: reado
   explain?.close(context.clock.horizon);
 }
 
-/**
- * A batch with copies among its lines, product by product in order: a copy as it says,
- * a mapped product through ChannelRun.addCopied with its outcome (the state log's, sent as
- * text) and its lines read from the worker's part. The parts' tallies are not added: each
- * product is counted from its outcome, as a copy is.
- */
-async function applyInOrder(result: BatchResult, order: readonly (Copy | null)[], runs: readonly ChannelRun[], explain: DispatchOptions["explain"]): Promise<void> {
-  if (!result.index || !explain) throw new Error("a refresh's batch came back without its products' outcomes");
-  const outcomes = result.parts.map((part) => part.outcomes?.split("\n"));
-  const lines = result.parts.map((part, i) => new PartLines(part, runs[i]!.separatorBytes));
-  result.parts.forEach((part, i) => part.failed !== undefined && runs[i]!.fail(new Error(part.failed)));
-  let k = 0;
-  for (const step of order) {
-    if (step) {
-      await step.copy();
-      continue;
-    }
-    explain.product(result.index[k]!, result.ordinals![k]!, result.until![k]!);
-    for (let i = 0; i < runs.length; i++) {
-      const text = outcomes[i]?.[k];
-      if (text === undefined) continue;
-      const pending = runs[i]!.addCopied(JSON.parse(text) as Exclude<Outcome, null>, lines[i]!);
-      if (pending) await pending;
-    }
-    k++;
-  }
-  if (k !== result.products) throw new Error(`a refresh's batch gave ${result.products} products for ${k} lines`);
-}
-
 /** Returns how many worker threads mapped the products (0: this thread did). */
 export async function dispatch(stream: ProductSource, runs: ChannelRun[], context: MappingContext, options: DispatchOptions): Promise<number> {
-  let pool: ShardPool<(Copy | null)[] | undefined> | undefined;
-  let mappedHere = 0;
+  let pool: ShardPool | undefined;
+  let local: boolean | undefined;
   let received = 0;
   const batch = new BatchBuilder();
-  const apply = async (result: BatchResult, order: (Copy | null)[] | undefined): Promise<void> => {
+  const apply = async (result: BatchResult): Promise<void> => {
     for (const rejection of result.rejections) stream.reject(rejection);
-    if (order) {
-      await applyInOrder(result, order, runs, options.explain);
-      options.onProducts((received += order.length - result.rejections.length));
-      return;
-    }
     result.index?.forEach((entry, k) => options.explain?.product(entry, result.ordinals![k]!, result.until![k]!));
     await Promise.all(result.parts.map((part, i) => runs[i]!.addPart(part)));
     options.onProducts((received += result.products));
@@ -186,32 +120,25 @@ export async function dispatch(stream: ProductSource, runs: ChannelRun[], contex
   try {
     for await (const step of stream.lines()) {
       if ("copy" in step) {
-        if (pool) batch.addCopy(step);
-        else {
-          await step.copy();
-          options.onProducts(++received);
-        }
-      } else {
-        const at = step.ordinal ?? ordinal++;
-        if (!pool && options.workers > 0 && step.total >= options.minProducts && mappedHere >= (options.poolAfter ?? 0)) {
-          pool = new ShardPool(shardInit(runs, context, options.explain !== undefined), options.workers, apply);
-        }
-        if (!pool) {
-          await inThread(step, at);
-          mappedHere++;
-          continue;
-        }
-        batch.add(step, at);
+        // Written at once, between the lines mapped before and after it: only in this thread.
+        if (pool) throw new Error("a copied product came to a run that maps on worker threads");
+        await step.copy();
+        options.onProducts(++received);
+        continue;
       }
-      if (pool && batch.full) {
-        const { order, ...next } = batch.take();
-        await pool.submit(next, order);
+      const at = step.ordinal ?? ordinal++;
+      if (local === undefined) {
+        local = options.workers <= 0 || step.total < options.minProducts;
+        if (!local) pool = new ShardPool(shardInit(runs, context, options.explain !== undefined), options.workers, apply);
       }
+      if (!pool) {
+        await inThread(step, at);
+        continue;
+      }
+      batch.add(step, at);
+      if (batch.lines.length === BATCH_LINES) await pool.submit(batch.take());
     }
-    if (pool && batch.products > 0) {
-      const { order, ...last } = batch.take();
-      await pool.submit(last, order);
-    }
+    if (pool && batch.lines.length > 0) await pool.submit(batch.take());
     await pool?.drain();
     return pool ? options.workers : 0;
   } finally {

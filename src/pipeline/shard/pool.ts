@@ -28,11 +28,9 @@ interface Member {
   busy: number;
 }
 
-/** `Note`: what the caller keeps of each batch in this thread until its result is applied (a refresh's copies). */
-export class ShardPool<Note = undefined> {
+export class ShardPool {
   private readonly members: Member[] = [];
   private readonly results = new Map<number, BatchResult>();
-  private readonly notes = new Map<number, Note>();
   private nextSeq = 0;
   private nextApply = 0;
   private inFlight = 0;
@@ -48,7 +46,7 @@ export class ShardPool<Note = undefined> {
   constructor(
     init: ShardInit,
     size: number,
-    private readonly apply: (result: BatchResult, note: Note) => Promise<void>,
+    private readonly apply: (result: BatchResult) => Promise<void>,
     private readonly inFlightLimit = size * 2,
   ) {
     const { entry, eval: isCode } = workerEntry(siblingUrl("./worker", import.meta.url));
@@ -68,9 +66,8 @@ export class ShardPool<Note = undefined> {
   }
 
   /** Sends a batch to the least busy worker (its bytes are transferred); resolves when fewer than the limit are out. */
-  async submit({ bytes, lines }: { bytes: Uint8Array; lines: LineRef[] }, note: Note): Promise<void> {
+  async submit({ bytes, lines }: { bytes: Uint8Array; lines: LineRef[] }): Promise<void> {
     this.check();
-    this.notes.set(this.nextSeq, note);
     let member = this.members[0]!;
     for (const m of this.members) if (m.busy < member.busy) member = m;
     member.busy++;
@@ -116,11 +113,9 @@ export class ShardPool<Note = undefined> {
     this.applying = true;
     try {
       for (let result = this.results.get(this.nextApply); result !== undefined; result = this.results.get(this.nextApply)) {
-        const note = this.notes.get(this.nextApply) as Note;
         this.results.delete(this.nextApply);
-        this.notes.delete(this.nextApply);
         this.nextApply++;
-        await this.apply(result, note);
+        await this.apply(result);
         this.inFlight--;
         this.wake();
       }
