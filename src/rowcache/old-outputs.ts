@@ -3,7 +3,7 @@
  * goes through the products in the same order. A copied product's lines are read at
  * the places reuse.ts reckoned for it (its row's offset is in the state log; its report
  * lines' places are the sums of the lines before them), so the products mapped again in
- * between need no bookkeeping here, wherever and whenever they are mapped.
+ * between need no bookkeeping here.
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import type { OutputFile } from "./file.js";

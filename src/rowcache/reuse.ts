@@ -10,7 +10,8 @@
  *   rows.ndjson entry ─┬─ same offer, before horizon ─> a copy: row + report lines at their places (old-outputs.ts)
  *                      └─ otherwise ─> snapshot.line(n) ─> a line to map
  *                                      └─> both, in order, into dispatch() (pipeline/shard/), which maps
- *                                          on its workers or in this thread, as for any run
+ *                                          the lines in this thread as for any run (a refresh asks for no
+ *                                          workers: see run.ts) and writes the copies in their places
  *
  * This file only says what to do with each product; mapping stays the pipeline's.
  * The files come out byte for byte as a run that maps everything (test/rowcache/).
@@ -94,9 +95,9 @@ export interface ReuseRun {
 }
 
 /**
- * The last run's products in order, each a Copy or a LineToMap, for dispatch(). Open until
- * finish() or close(): a copy reads the last files when dispatch() applies it, which may be
- * after the last product was given (a worker still mapping the lines before it).
+ * The last run's products in order, each a Copy or a LineToMap, for dispatch(). A copy reads the
+ * last files when dispatch() writes it, at the places reckoned here in order: the files stay open
+ * until close(), after dispatch() is done.
  */
 export class ReuseSource implements ProductSource {
   private readonly old: OldOutputs[];
