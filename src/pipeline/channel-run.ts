@@ -30,13 +30,7 @@ import { checkSample, SAMPLE_ROWS } from "./sample-check.js";
 import { itemBytes, withOffset } from "../explain/entry.js";
 import type { ChannelSink } from "../explain/run-hook.js";
 import type { EntryOutcome } from "../rowcache/file.js";
-
-/** Where a recorded product's lines are read (addCopied): the last run's files (rowcache/old-outputs.ts). */
-export interface RecordedLines {
-  row(bytes: number): Buffer;
-  reportLine(bytes: number): Buffer;
-  warningLines(bytes: number): Buffer;
-}
+import type { OldOutputs } from "../rowcache/old-outputs.js";
 
 /** A product of an image-processing channel, waiting in the FIFO for its images. */
 type PendingRow =
@@ -157,7 +151,7 @@ export class ChannelRun {
    * A product whose lines a refresh copies from the last run's files (src/rowcache/reuse.ts):
    * written, counted and told to the explain index as if mapped again.
    */
-  addCopied(outcome: Exclude<EntryOutcome, null>, old: RecordedLines): Promise<void> | undefined {
+  addCopied(outcome: Exclude<EntryOutcome, null>, old: OldOutputs): Promise<void> | undefined {
     if (this.failure) return undefined;
     try {
       this.mapper.countCopied(outcome);
