@@ -14,7 +14,7 @@ import { renderExplain } from "../../src/explain/render.js";
 import { ExplainIndex, explainFile } from "../../src/explain/store.js";
 import { createCatalogue, startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
 import { ensureBuilt, killAll, runCli, sandboxEnv } from "../e2e/cli.js";
-import { channelsForEveryPreset, removeTemporaries, writeConfig, type E2eConfig } from "../e2e/config.js";
+import { channelsForEveryPreset, removeTemporaries, tempDir, writeConfig, type E2eConfig } from "../e2e/config.js";
 import { itemId, parseFeed, readManifestJson, readReport } from "../e2e/feeds.js";
 import { offersCsv, type OfferRow } from "../rowcache/harness.js";
 import { writeFile } from "node:fs/promises";
@@ -98,11 +98,10 @@ const offers = (priceOf: (i: number) => string): OfferRow[] => ids.map((id, i) =
 beforeAll(async () => {
   ensureBuilt();
   sandbox = await startSandbox({ seed: SEED, products: PRODUCTS, rateLimit: 100_000 });
-  config = await writeConfig({ channels: channelsForEveryPreset().filter((c) => CHANNELS.includes(c.name)), main: {} });
-  offersFile = join(config.root, "offers.csv");
-  // Point the main file at an offers file (gate off for drops: the runs change prices only).
-  const main = JSON.parse(await readFile(config.configFile, "utf8")) as Record<string, unknown>;
-  await writeFile(config.configFile, JSON.stringify({ ...main, offers: { file: offersFile, maxDropPercent: 100, minAcceptedPercent: 0 } }));
+  offersFile = join(await tempDir(), "offers.csv");
+  // An offers file, the gate off for drops: the runs change prices only.
+  const offersSettings = { file: offersFile, maxDropPercent: 100, minAcceptedPercent: 0 };
+  config = await writeConfig({ channels: channelsForEveryPreset().filter((c) => CHANNELS.includes(c.name)), main: { offers: offersSettings } });
   await writeFile(offersFile, offersCsv(offers(() => "10.00")));
   const first = await generate();
   if (first.code !== 0) throw new Error(`generate failed (${first.code}): ${first.stderr}`);

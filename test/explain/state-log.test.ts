@@ -15,7 +15,7 @@ import { rowsPath } from "../../src/rowcache/file.js";
 import { createCatalogue, startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
 import { searchIndex } from "../../src/serve/status/search.js";
 import { ensureBuilt, killAll, runCli, sandboxEnv } from "../e2e/cli.js";
-import { channelsForEveryPreset, removeTemporaries, writeConfig, type E2eConfig } from "../e2e/config.js";
+import { channelsForEveryPreset, removeTemporaries, tempDir, writeConfig, type E2eConfig } from "../e2e/config.js";
 import { offersCsv } from "../rowcache/harness.js";
 
 const SEED = 5;
@@ -63,10 +63,10 @@ async function expectRefused(why: RegExp): Promise<void> {
 beforeAll(async () => {
   ensureBuilt();
   sandbox = await startSandbox({ seed: SEED, products: PRODUCTS, rateLimit: 100_000 });
-  config = await writeConfig({ channels: channelsForEveryPreset().filter((c) => CHANNELS.includes(c.name)), main: {} });
-  offersFile = join(config.root, "offers.csv");
-  const main = JSON.parse(await readFile(config.configFile, "utf8")) as Record<string, unknown>;
-  await writeFile(config.configFile, JSON.stringify({ ...main, offers: { file: offersFile, maxDropPercent: 100, minAcceptedPercent: 0 } }));
+  offersFile = join(await tempDir(), "offers.csv");
+  // An offers file, the gate off for drops: the runs change prices only.
+  const offersSettings = { file: offersFile, maxDropPercent: 100, minAcceptedPercent: 0 };
+  config = await writeConfig({ channels: channelsForEveryPreset().filter((c) => CHANNELS.includes(c.name)), main: { offers: offersSettings } });
   await priced("10.00");
   const first = await generate();
   if (first.code !== 0) throw new Error(`generate failed (${first.code}): ${first.stderr}`);
