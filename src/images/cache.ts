@@ -15,9 +15,9 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { temporaryPath } from "../publish/atomic-output.js";
+import { temporaryPath } from "../core/atomic-output.js";
 import type { ImageSource } from "../mapping/feed-item.js";
-import { writeTemporary } from "../publish/safe-path.js";
+import { writeTemporary } from "../core/safe-path.js";
 
 export const INDEX_FILE = "index.json";
 /** The names the pipeline gives its files: a content hash and the format's extension. */

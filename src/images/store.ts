@@ -9,9 +9,9 @@ import { createHash } from "node:crypto";
 import { access, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { PharmafeedError } from "../errors.js";
-import { temporaryPath } from "../publish/atomic-output.js";
+import { temporaryPath } from "../core/atomic-output.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "./settings.js";
-import { writeTemporary } from "../publish/safe-path.js";
+import { writeTemporary } from "../core/safe-path.js";
 
 /** The folder inside the output directory, and the URL path `serve` answers it under. */
 export const IMAGES_DIR = "images";

@@ -7,7 +7,7 @@ import { hostname } from "node:os";
 import type { Manifest } from "../publish/manifest.js";
 import type { RunState } from "../publish/run-state.js";
 import { unpublishedOf } from "../publish/run-state.js";
-import { errorWords, fill, problemWords, unpublishedWords } from "../serve/status/run-words.js";
+import { errorWords, fill, problemWords, unpublishedWords } from "../publish/run-words.js";
 import { ALERT_WORDS, type AlertLanguage } from "./alert-words.js";
 import type { AlertEvent } from "./settings.js";
 

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import type { LoadedChannel } from "../config/types.js";
 import type { Product } from "../catalogue/schemas/product.js";
 import type { MappingContext } from "../mapping/context.js";
-import { AtomicOutput } from "../publish/atomic-output.js";
+import { AtomicOutput } from "../core/atomic-output.js";
 import { ExclusionReport, type ReportProduct, REPORTS_DIR, WARNING_COLUMNS, warningsReportName } from "../publish/exclusion-report.js";
 import { evaluateGate } from "../publish/gate.js";
 import { WOULD_PUBLISH } from "../publish/run-state.js";

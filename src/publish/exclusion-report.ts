@@ -10,7 +10,7 @@ import { dropControlChars } from "../mapping/controls.js";
 import { fallbackDetail, reasonDetail } from "../mapping/reason-details.js";
 import type { Reason } from "../mapping/reasons.js";
 import { rowStringifier } from "../writers/csv.js";
-import { AtomicOutput } from "./atomic-output.js";
+import { AtomicOutput } from "../core/atomic-output.js";
 
 /** Folder of the reports, inside the output directory. */
 export const REPORTS_DIR = "reports";

@@ -14,7 +14,7 @@ import { createReadStream } from "node:fs";
 import { readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { crashPoint } from "./crash-point.js";
+import { crashPoint } from "../core/crash-point.js";
 import { ChannelEntry, type LiveFile, type Manifest, MANIFEST_FILE, readPreviousManifest, writeAtomically } from "./manifest.js";
 
 export const JOURNAL_FILE = "publish-journal.json";

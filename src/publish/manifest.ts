@@ -7,9 +7,9 @@
 import { readdir, readFile, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { temporaryPath } from "./atomic-output.js";
-import { ensureRealDir, refuseLink, writeTemporary } from "./safe-path.js";
-import { DestinationRecord } from "../destinations/record.js";
+import { temporaryPath } from "../core/atomic-output.js";
+import { ensureRealDir, refuseLink, writeTemporary } from "../core/safe-path.js";
+import { DestinationRecord } from "./destination-record.js";
 
 export const MANIFEST_FILE = "manifest.json";
 export const HISTORY_DIR = "history";

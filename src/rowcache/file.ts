@@ -16,7 +16,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { temporaryPath } from "../publish/atomic-output.js";
+import { temporaryPath } from "../core/atomic-output.js";
 import { STATE_DIR } from "../store/sqlite.js";
 import type { IndexProduct, Outcome } from "../explain/entry.js";
 import type { Rejection } from "../catalogue/stream/line.js";

@@ -8,10 +8,10 @@ import { readFile, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { Logger } from "../log.js";
-import { temporaryPath } from "../publish/atomic-output.js";
+import { temporaryPath } from "../core/atomic-output.js";
 import { marketplaceOf } from "./bots.js";
 import { SERVE_STATE_FILE } from "./state-file.js";
-import { writeTemporary } from "../publish/safe-path.js";
+import { writeTemporary } from "../core/safe-path.js";
 
 /** `verified`: the marketplace's documented check passed (bot-verify.ts); absent in files saved before it existed. */
 const Fetch = z.object({ at: z.string(), status: z.number().int(), userAgent: z.string(), verified: z.boolean().optional() });

@@ -21,7 +21,7 @@ import { mkdir, open, rename, rm, type FileHandle } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { constants, createDeflateRaw } from "node:zlib";
 import { PharmafeedError } from "../errors.js";
-import { temporaryPath } from "../publish/atomic-output.js";
+import { temporaryPath } from "../core/atomic-output.js";
 import { type Block, digest, footer, MAGIC, type ReadCounts, type SnapshotInfo, type Trailer } from "./format.js";
 
 /**

@@ -18,7 +18,7 @@ import { closeSync, constants, existsSync, fsyncSync, openSync } from "node:fs";
 import { copyFile, rename, rm } from "node:fs/promises";
 import Database from "better-sqlite3";
 import { PharmafeedError } from "../errors.js";
-import { temporaryPath } from "../publish/atomic-output.js";
+import { temporaryPath } from "../core/atomic-output.js";
 
 /** output/state/: the embedded stores (the catalogue snapshot, the explain index). */
 export const STATE_DIR = "state";

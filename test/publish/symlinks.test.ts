@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeTemporaries, tempDir } from "../e2e/config.js";
 import { channel, closeSandboxes, sandboxOf, setup, type Generate } from "../images/helpers.js";
-import { temporaryPath } from "../../src/publish/atomic-output.js";
+import { temporaryPath } from "../../src/core/atomic-output.js";
 import { writeAtomically } from "../../src/publish/manifest.js";
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { AtomicOutput } from "../../src/publish/atomic-output.js";
+import { AtomicOutput } from "../../src/core/atomic-output.js";
 
 async function dir(): Promise<string> {
   return mkdtemp(join(tmpdir(), "pharmafeed-out-"));

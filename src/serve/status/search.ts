@@ -2,7 +2,7 @@
 import type { ChannelMapping } from "../../mapping/settings.js";
 import { explain, type ChannelAnswer, type ExplainAnswer } from "../../explain/explain.js";
 import { ExplainIndex, explainFile } from "../../explain/store.js";
-import { escapeHtml as e } from "../html.js";
+import { escapeHtml as e } from "../../core/html.js";
 import { isPharmafeedError } from "../../errors.js";
 import { details } from "./_time.js";
 import { WORDS, type Language } from "./i18n.js";

@@ -8,12 +8,12 @@ import { formatBytes } from "../../format.js";
 import type { ChannelEntry, Manifest } from "../../publish/manifest.js";
 import { DEFAULT_MAX_FEED_AGE_HOURS, unpublishedOf } from "../../publish/run-state.js";
 import { MARKETPLACES } from "../bots.js";
-import { escapeHtml as e } from "../html.js";
+import { escapeHtml as e } from "../../core/html.js";
 import { unverifiedKey } from "../state.js";
 import { WORDS, type Language } from "./i18n.js";
 import type { StatusInput } from "./page.js";
 import { runState } from "./run-state.js";
-import { errorWords, fill, problemWords, RUN_WORDS, unpublishedWords } from "./run-words.js";
+import { errorWords, fill, problemWords, RUN_WORDS, unpublishedWords } from "../../publish/run-words.js";
 import { details, formatAge, when } from "./_time.js";
 
 /** The entries a marketplace can fetch: the config's channels in its order, then feeds held since the config dropped them. */
