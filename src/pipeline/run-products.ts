@@ -102,6 +102,8 @@ export async function mapProducts(input: ProductsInput, parts: RunParts): Promis
   runs.forEach((run, i) => (run.explain = state.explain?.channel(i)));
 
   const stream = await source.open(reference);
+  // The snapshot whose line numbers the state log gives: known once the source is open (finish() closes it).
+  state.record = { runs, context, generation: source.generation };
   const { delta, reuse: _, ...used } = source.report;
   logger.info("source", { ...used, ...delta });
   const progress = createProgress({ label: "generate", tty: input.tty, logger });
@@ -114,7 +116,6 @@ export async function mapProducts(input: ProductsInput, parts: RunParts): Promis
   const workers = await mapAll({ input, parts: { runs, context, source, state }, stream, reject, onProducts: (count) => progress.update((received = count), stream.total) });
   progress.done();
   await source.finish(stream.total);
-  state.record = { runs, context, generation: source.generation };
   const seconds = (performance.now() - streamStarted) / 1000;
   // For the nightly log: how fast, on how many threads, and the process's memory high-water mark so far.
   logger.info("products mapped", {
