@@ -1,6 +1,7 @@
 /**
  * The one embedded store of pharmafeed: SQLite files, through better-sqlite3.
- * The catalogue snapshot and the explain index are both such files.
+ * The explain index and the Merchant Center store are such files (the catalogue snapshot
+ * has its own format since version 2, see snapshot/store.ts).
  *
  *   buildStore(file) ─> temporary file beside it (.name.tmp-<pid>) ─> tables filled
  *        └─ commit(): close, fsync, rename over `file` (atomic on one filesystem)
@@ -20,7 +21,7 @@ import Database from "better-sqlite3";
 import { PharmafeedError } from "../errors.js";
 import { renameIntoPlace, temporaryPath } from "../core/atomic-file.js";
 
-/** output/state/: the embedded stores (the catalogue snapshot, the explain index). */
+/** output/state/: kept state (the catalogue snapshot, the state log, the explain index). */
 export const STATE_DIR = "state";
 
 export type Db = Database.Database;
