@@ -17,7 +17,7 @@ export const OFFERS_REPORT = "_offers.csv";
 
 async function writeOffersReport(dir: string, offers: LoadedOffers): Promise<void> {
   const out = new AtomicOutput(join(dir, REPORTS_DIR, OFFERS_REPORT));
-  out.write(stringify([["line", "reason", "detail"], ...offers.parsed.errors.map((e) => [e.line, e.reason, e.detail])]));
+  await out.write(stringify([["line", "reason", "detail"], ...offers.parsed.errors.map((e) => [e.line, e.reason, e.detail])]));
   await out.finish();
   await out.publish();
 }
