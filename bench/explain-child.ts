@@ -67,9 +67,6 @@ const hook =
           line = { product, outcomes: [] };
         },
         channel: (i: number): ChannelSink => ({
-          item: (offset, bytes, warnings, fallbacks, copy) => void (line!.outcomes[i] = itemOutcome(offset, bytes, warnings, fallbacks, copy)),
-          excluded: (reasons, reportBytes) => void (line!.outcomes[i] = excludedOutcome(reasons, reportBytes)),
-          copied: (outcome) => void (line!.outcomes[i] = outcome),
           text: (outcome) => void (line!.outcomes[i] = JSON.parse(outcome) as Outcome),
           failed: () => undefined,
         }),
@@ -99,10 +96,11 @@ for (let i = 0; i < products; i++) {
   const excluded = random() < 0.35;
   const reasons = random() < 0.3 ? [{ code: "PRESCRIPTION" }, { code: "NO_IMAGE" }] : [{ code: "MISSING_DESCRIPTION" }];
   for (const [c, sink] of sinks.entries()) {
-    if (excluded) sink.excluded(reasons, 80);
+    // As a channel gives them (pipeline/channel-run.ts emit): the outcome's text.
+    if (excluded) sink.text(JSON.stringify(excludedOutcome(reasons, 80)));
     else {
       const bytes = 600 + Math.floor(random() * 900);
-      sink.item(offsets[c]!, bytes, random() < 0.05 ? [{ code: "TITLE_TRUNCATED" }] : [], c % 4 === 1 && random() < 0.2 ? { description: "fr" } : {}, { warningBytes: 0, mask: [] });
+      sink.text(JSON.stringify(itemOutcome(offsets[c]!, bytes, random() < 0.05 ? [{ code: "TITLE_TRUNCATED" }] : [], c % 4 === 1 && random() < 0.2 ? { description: "fr" } : {}, { warningBytes: 0, mask: [] })));
       offsets[c]! += bytes + 1;
     }
   }

@@ -23,18 +23,13 @@ import { crashPoint } from "../core/crash-point.js";
 import { fileIdentity } from "../publish/file-identity.js";
 import type { Logger } from "../log.js";
 import type { ChannelEntry } from "../publish/manifest.js";
-import type { Reason } from "../mapping/reasons.js";
-import { excludedOutcome, type IndexProduct, type ItemCopy, itemOutcome, type Outcome } from "./entry.js";
+import type { IndexProduct } from "./entry.js";
 import { explainFile, ExplainIndexWriter } from "./store.js";
 import type { LinePosition } from "../rowcache/file.js";
 
 /** What a ChannelRun tells the index. */
 export interface ChannelSink {
-  item(offset: number, bytes: number, warnings: readonly Reason<string>[], fallbacks: Record<string, string>, copy: ItemCopy): void;
-  excluded(reasons: readonly Reason<string>[], reportBytes: number): void;
-  /** A product whose lines a refresh copied (src/rowcache/): its outcome as recorded, with the row's new offset. */
-  copied(outcome: Outcome): void;
-  /** An outcome as its JSON text, offset set (a worker's, see entry.ts withOffset). */
+  /** A product's outcome as its JSON text, its row's offset set (entry.ts; ChannelRun.emit gives it, whatever the road). */
   text(outcome: string): void;
   failed(): void;
 }
@@ -120,9 +115,6 @@ export class ExplainHook {
 
   channel(index: number): ChannelSink {
     return {
-      item: (offset, bytes, warnings, fallbacks, copy) => this.speak(index, JSON.stringify(itemOutcome(offset, bytes, warnings, fallbacks, copy))),
-      excluded: (reasons, reportBytes) => this.speak(index, JSON.stringify(excludedOutcome(reasons, reportBytes))),
-      copied: (outcome) => this.speak(index, JSON.stringify(outcome)),
       text: (outcome) => this.speak(index, outcome),
       failed: () => {
         if (this.dead[index]) return;

@@ -27,7 +27,7 @@ import { ImagePipeline, type ChannelImages, type ImageOutcome } from "../images/
 import { OrderedQueue } from "../images/queue.js";
 import { addTally, ChannelMapper, type MappedForImages, type MapperSpec, type Tally } from "./channel-mapper.js";
 import { checkSample, SAMPLE_ROWS } from "./sample-check.js";
-import { itemBytes, withOffset } from "../explain/entry.js";
+import { excludedOutcome, itemBytes, itemOutcome, withOffset } from "../explain/entry.js";
 import type { ChannelSink } from "../explain/run-hook.js";
 import type { EntryOutcome } from "../rowcache/file.js";
 import type { OldOutputs } from "../rowcache/old-outputs.js";
@@ -60,6 +60,28 @@ export interface ChannelPart {
   /** The channel failed in the worker (a writer that threw). */
   failed?: string;
   /** For the state log: what the channel did with each product of the batch, in order, one outcome's JSON text a line (items at offset 0, see explain/entry.ts). */
+  outcomes?: string;
+}
+
+/**
+ * The one unit every road gives a channel (main-thread mapping, a worker's batch, a refresh's
+ * copy, a row that waited for its images): one or more products' lines in catalogue order.
+ * emit() alone places them: separators, offsets, samples, tallies and the state log's record.
+ */
+export interface Emitted {
+  /** Rows, with the channel's separator between them (not before the first). */
+  rows?: string | Uint8Array;
+  /** How many rows `rows` holds. */
+  items: number;
+  /** Exclusion report lines. */
+  report?: string | Uint8Array;
+  /** Warnings report lines. */
+  warnings?: string | Uint8Array;
+  /** The first rows, for the sample check. */
+  sample?: readonly string[];
+  /** Counts not yet in the channel's tally (a worker's). */
+  tally?: Tally;
+  /** For the state log: each product's outcome JSON text, one a line, an item's at offset 0 (explain/entry.ts). */
   outcomes?: string;
 }
 
@@ -156,18 +178,15 @@ export class ChannelRun {
     try {
       this.mapper.countCopied(outcome);
       // The recorded outcome goes to the state log again (an item's with its row's new offset).
-      if ("r" in outcome) {
-        this.explain?.copied(outcome);
-        return this.guard(this.report.addBytes(old.reportLine(outcome.rb)));
-      }
-      if (outcome.wb) void this.guard(this.warningsReport.addBytes(old.warningLines(outcome.wb)));
+      if ("r" in outcome) return this.emit({ items: 0, report: old.reportLine(outcome.rb), outcomes: this.explain && JSON.stringify(outcome) });
       const row = old.row(outcome.l);
-      if (this.sample.length < SAMPLE_ROWS) this.sample.push(row.toString("utf8"));
-      const offset = this.written + (this.rows > 0 ? this.separatorBytes : 0);
-      this.explain?.copied({ ...outcome, o: offset });
-      this.written = offset + outcome.l;
-      if (this.rows++ > 0 && this.separatorBytes > 0) void this.guard(this.out.write(this.mapper.writer.separator));
-      return this.guard(this.out.writeBytes(row));
+      return this.emit({
+        rows: row,
+        items: 1,
+        ...(outcome.wb ? { warnings: old.warningLines(outcome.wb) } : {}),
+        ...(this.sample.length < SAMPLE_ROWS ? { sample: [row.toString("utf8")] } : {}),
+        outcomes: this.explain && JSON.stringify({ ...outcome, o: 0 }),
+      });
     } catch (error) {
       this.fail(error);
       return undefined;
@@ -195,24 +214,42 @@ export class ChannelRun {
       }
       return;
     }
-    addTally(this.mapper.tally, part.tally);
-    for (const row of part.sample) if (this.sample.length < SAMPLE_ROWS) this.sample.push(row);
-    const pending: (Promise<void> | undefined)[] = [];
-    if (part.outcomes && this.explain) this.explainPart(part.outcomes, this.explain);
-    if (part.rows) {
-      const { separator } = this.mapper.writer;
-      if (separator !== "" && this.rows > 0) pending.push(this.guard(this.out.write(separator)));
-      this.written += (this.rows > 0 ? this.separatorBytes : 0) + part.rows.byteLength;
-      this.rows += part.tally.items;
-      pending.push(this.guard(this.out.writeBytes(part.rows)));
-    }
-    if (part.report) pending.push(this.guard(this.report.addBytes(part.report)));
-    if (part.warnings) pending.push(this.guard(this.warningsReport.addBytes(part.warnings)));
-    await Promise.all(pending);
+    const { rows, report, warnings, sample, tally, outcomes } = part;
+    await this.emit({ items: tally.items, tally, sample, ...(rows ? { rows } : {}), ...(report ? { report } : {}), ...(warnings ? { warnings } : {}), ...(outcomes ? { outcomes } : {}) });
   }
 
-  /** A worker's rows follow one another with a separator before all but the file's first: their offsets follow. */
-  private explainPart(outcomes: string, sink: ChannelSink): void {
+  /**
+   * The one place lines reach this channel's files: rows after a separator (but the file's first),
+   * report lines, the sample, the tally, and each product's outcome for the state log with its
+   * row's offset in the file. Returns a promise only when the disk is behind.
+   */
+  private emit(unit: Emitted): Promise<void> | undefined {
+    if (unit.tally) addTally(this.mapper.tally, unit.tally);
+    if (unit.sample) for (const row of unit.sample) if (this.sample.length < SAMPLE_ROWS) this.sample.push(row);
+    // Before the rows move `written` on: the outcomes' offsets count from where they start.
+    if (unit.outcomes !== undefined && this.explain) this.explainOutcomes(unit.outcomes, this.explain);
+    let a: Promise<void> | undefined;
+    let b: Promise<void> | undefined;
+    let c: Promise<void> | undefined;
+    const { rows } = unit;
+    if (rows !== undefined && unit.items > 0) {
+      const lead = this.rows > 0 ? this.mapper.writer.separator : "";
+      this.written += (lead === "" ? 0 : this.separatorBytes) + (typeof rows === "string" ? Buffer.byteLength(rows) : rows.byteLength);
+      this.rows += unit.items;
+      if (typeof rows === "string") a = this.guard(this.out.write(lead + rows));
+      else {
+        if (lead !== "") void this.guard(this.out.write(lead));
+        a = this.guard(this.out.writeBytes(rows));
+      }
+    }
+    if (unit.report !== undefined) b = this.guard(typeof unit.report === "string" ? this.report.addLine(unit.report) : this.report.addBytes(unit.report));
+    if (unit.warnings !== undefined) c = this.guard(typeof unit.warnings === "string" ? this.warningsReport.addLine(unit.warnings) : this.warningsReport.addBytes(unit.warnings));
+    if (!a && !b && !c) return undefined;
+    return Promise.all([a, b, c]).then(() => undefined);
+  }
+
+  /** Outcomes in catalogue order; each item's row follows the one before with a separator but the file's first. */
+  private explainOutcomes(outcomes: string, sink: ChannelSink): void {
     let at = this.written;
     let rows = this.rows;
     for (const text of outcomes.split("\n")) {
@@ -227,22 +264,15 @@ export class ChannelRun {
     }
   }
 
-  /** An exclusion's report line (the explain index told). */
+  /** An exclusion's report line. */
   private excludedLine(reasons: readonly Reason[], line: string): Promise<void> | undefined {
-    this.explain?.excluded(reasons, Buffer.byteLength(line));
-    return this.guard(this.report.addLine(line));
+    return this.emit({ items: 0, report: line, outcomes: this.explain && JSON.stringify(excludedOutcome(reasons, Buffer.byteLength(line))) });
   }
 
   /** An item's warnings report lines (maybe "") and row; the row's marks are the mapper's last. */
   private itemLines(row: string, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>, warningLines: string): Promise<void> | undefined {
-    void this.guard(this.warningsReport.addLine(warningLines));
-    if (this.sample.length < SAMPLE_ROWS) this.sample.push(row);
-    const { separator } = this.mapper.writer;
-    const offset = this.written + (this.rows > 0 ? this.separatorBytes : 0);
-    const bytes = Buffer.byteLength(row);
-    this.explain?.item(offset, bytes, warnings, fallbacks, { warningBytes: Buffer.byteLength(warningLines), mask: this.mapper.lastMask });
-    this.written = offset + bytes;
-    return this.guard(this.out.write(this.rows++ > 0 ? separator + row : row));
+    const outcomes = this.explain && JSON.stringify(itemOutcome(0, Buffer.byteLength(row), warnings, fallbacks, { warningBytes: Buffer.byteLength(warningLines), mask: this.mapper.lastMask }));
+    return this.emit({ rows: row, items: 1, warnings: warningLines, ...(this.sample.length < SAMPLE_ROWS ? { sample: [row] } : {}), outcomes });
   }
 
   /** Queues a mapped product behind its image jobs (started now); cache hits are written at once. */
