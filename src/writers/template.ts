@@ -27,12 +27,11 @@
  * test/writers/template.test.ts checks that every built-in layout renders exactly as
  * the Handlebars runtime would.
  */
-import Handlebars from "handlebars";
-import { PharmafeedError } from "../errors.js";
 import { cdata, classBody } from "./escape.js";
 import { layoutHelpers } from "./helpers.js";
 import { MAY_NEED_CLEANING } from "./sanitize.js";
 import { generate, generateList, validate } from "./template-code.js";
+import { parseTemplate as parse } from "./template-limits.js";
 import { UNCLEAN } from "./template-runtime.js";
 
 export type Escaper = (value: string) => string;
@@ -63,17 +62,6 @@ function unlessUnclean<A extends unknown[], R>(checked: (...args: A) => R): (...
       throw error;
     }
   };
-}
-
-function parse(template: string, source: string): hbs.AST.Program {
-  try {
-    return Handlebars.parse(template);
-  } catch (cause) {
-    throw new PharmafeedError("CONFIG_INVALID", `template ${source} does not compile: ${(cause as Error).message}`, {
-      cause,
-      context: { file: source },
-    });
-  }
 }
 
 export interface EngineOptions {
