@@ -32,6 +32,7 @@ import { layoutHelpers } from "./helpers.js";
 import { MAY_NEED_CLEANING } from "./sanitize.js";
 import { generate, generateList, validate } from "./template-code.js";
 import { parseTemplate as parse } from "./template-limits.js";
+import { attributeMustaches } from "./xml-context.js";
 import { UNCLEAN } from "./template-runtime.js";
 
 export type Escaper = (value: string) => string;
@@ -71,6 +72,11 @@ export interface EngineOptions {
    * Unset, any string may change.
    */
   touches?: RegExp | null;
+  /**
+   * XML: the escaper of a mustache inside an attribute value (xml-context.ts), and the
+   * characters it changes, as `touches`.
+   */
+  attribute?: { escape: Escaper; touches: RegExp };
 }
 
 /** A template engine for one output format; templates are compiled once. */
@@ -80,13 +86,19 @@ export function createTemplateEngine(escape: Escaper, options: EngineOptions = {
   if (options.touches && touches === undefined) throw new TypeError(`touches must be one character class without flags, got ${String(options.touches)}`);
   // One scan of one class (an alternation would try each branch at every position) tells a value that needs neither cleaning nor escaping.
   const look = touches === undefined ? undefined : new RegExp(`[${touches}${classBody(MAY_NEED_CLEANING)!}]`);
+  const attribute = options.attribute;
+  const attributeTouches = attribute && classBody(attribute.touches);
+  if (attribute && attributeTouches === undefined) throw new TypeError(`attribute touches must be one character class without flags, got ${String(attribute.touches)}`);
+  const lookAttribute = attributeTouches === undefined ? undefined : new RegExp(`[${attributeTouches}${classBody(MAY_NEED_CLEANING)!}]`);
+  const escapeAttribute = attribute?.escape;
   return {
     /** `track`: count the top-level mustaches' fills (RenderFn); off, they cost nothing. */
     compile(template: string, source: string, options: { track?: boolean } = {}): RenderFn {
       const ast = parse(template, source);
       const track = options.track === true;
-      const { render, tracked } = generate(ast, { escape, helpers, source, track });
-      const checked = generate(ast, { escape, helpers, source, track, check: { look } }).render;
+      const attributes = attribute ? attributeMustaches(ast) : undefined;
+      const { render, tracked } = generate(ast, { escape, escapeAttribute, attributes, helpers, source, track });
+      const checked = generate(ast, { escape, escapeAttribute, attributes, helpers, source, track, check: { look, lookAttribute } }).render;
       return Object.assign(render, { tracked, ifClean: unlessUnclean(checked) });
     },
     /** One function for several templates (a column format's cells): no call per cell. */
