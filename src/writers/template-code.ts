@@ -55,6 +55,8 @@ interface Scope {
   levels: readonly string[];
   /** The enclosing `#each`s' data frames, outermost first (`@index`, `@../index`). */
   frames: readonly Frame[];
+  /** `this` may be NaN, which `!=` itself: every program called with it pushes it again for `../`. */
+  nan?: boolean;
 }
 
 export interface GenerateOptions {
@@ -262,11 +264,11 @@ class Generator {
 
   /** A branch Handlebars calls with `this`: the helper's `this`, Handlebars' null context for null or undefined. */
   private same(scope: Scope): { bind: string; scope: Scope } {
-    if (scope.known) return { bind: "", scope };
+    if (scope.known) return { bind: "", scope: scope.nan ? { ...scope, levels: [...scope.levels, scope.context] } : scope };
     const context = `$c${this.fresh()}`;
     return {
       bind: `const ${context} = ${scope.context} != null ? ${scope.context} : NULLCTX;\n`,
-      scope: { context, known: true, levels: [...scope.levels, context], frames: scope.frames },
+      scope: { context, known: true, levels: [...scope.levels, context], frames: scope.frames, nan: true },
     };
   }
 

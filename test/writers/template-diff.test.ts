@@ -34,6 +34,7 @@ describe("custom layouts render as the Handlebars runtime does", () => {
     ["else if chains", "{{#if a}}A{{else if b}}B{{else if c}}C{{else}}D{{/if}}", { a: 0, b: "", c: [1] }],
     ["null items are Handlebars' null context inside a helper", "{{#each xs}}{{#if true}}[{{this}}]{{/if}}{{#with this}}w{{else}}<{{this}}>{{/with}}{{/each}}", { xs: [null, "", 0, "a"] }],
     ["../ skips a context loosely equal to the one above", "{{#each xs}}{{#each ../ys}}<{{../this}}>{{/each}}{{/each}}", { xs: ["1", 2], ys: [1, "2"] }],
+    ["NaN != NaN: each program called with it pushes a context for ../", "{{#each xs}}{{#if true}}{{#unless false}}[{{../../s}}|{{../../../s}}]{{/unless}}{{/if}}{{/each}}", { s: "S", xs: [NaN, 1] }],
     ["data paths stop at a falsy value", "{{@root.zero.x}}|{{@root.f.x}}|{{zero.x}}|{{f.x}}|{{#each xs}}{{@index.x}}{{/each}}", { zero: 0, f: false, xs: [1, 2] }],
     ["context paths stop at null", "{{#if (eq n.x null)}}null{{else}}undefined{{/if}}", { n: null }],
   ];
