@@ -47,6 +47,8 @@ function position(text: string, offset: number): { line: number; column: number 
 export function scanDepth(text: string, source: string): void {
   const blocks: number[] = []; // levels each open block holds (1 + its `else if`s)
   let depth = 0;
+  let firstBlockOver = -1; // where the depth first went over the limit: the place the message names
+  let firstSubOver = -1;
   for (let at = text.indexOf("{{"); at !== -1; ) {
     let from = at + 2;
     if (text[from] === "~") from++;
@@ -68,8 +70,10 @@ export function scanDepth(text: string, source: string): void {
       blocks[blocks.length - 1]!++;
       depth++;
     }
+    if (depth <= MAX_BLOCK_DEPTH) firstBlockOver = -1;
+    else if (firstBlockOver === -1) firstBlockOver = at;
     if (depth > 2 * MAX_BLOCK_DEPTH) {
-      const { line, column } = position(text, at);
+      const { line, column } = position(text, firstBlockOver);
       refuse(source, `blocks nest deeper than ${MAX_BLOCK_DEPTH}, which is not supported`, line, column);
     }
     // Subexpressions: parentheses up to the mustache's end (each character is looked at once).
@@ -78,12 +82,14 @@ export function scanDepth(text: string, source: string): void {
     let open = 0;
     for (let i = from; i < end; i++) {
       const c = text.charCodeAt(i);
-      if (c === 40 /* ( */ && ++open > 2 * MAX_SUBEXPRESSION_DEPTH) {
-        const { line, column } = position(text, i);
+      if (c === 40 /* ( */ && ++open > MAX_SUBEXPRESSION_DEPTH && firstSubOver === -1) firstSubOver = i;
+      if (c === 40 && open > 2 * MAX_SUBEXPRESSION_DEPTH) {
+        const { line, column } = position(text, firstSubOver);
         refuse(source, `subexpressions nest deeper than ${MAX_SUBEXPRESSION_DEPTH}, which is not supported`, line, column);
-      } else if (c === 41 /* ) */) open--;
+      } else if (c === 41 /* ) */ && --open <= MAX_SUBEXPRESSION_DEPTH) firstSubOver = -1;
     }
     if (close === -1) return;
+    firstSubOver = -1;
     at = text.indexOf("{{", close + 2);
   }
 }

@@ -19,13 +19,12 @@
  *   second function, `ifClean`, that reads a context not yet cleaned (sanitize.ts) and
  *   checks each value where it is read, in the same scan as the escaper's first test.
  * The supported subset is what feed layouts need: paths (`this`, `../`, `@index`,
- * `@first`, `@last`, `@key`, `@root`), literals, helpers and subexpressions, and the
- * blocks `if`, `unless` (with `includeZero`), `each`, `with`, with `else`. Lookups are
- * own properties only (a layout never reaches Object.prototype); truthiness is
- * Handlebars' (false, null, undefined, "", 0 unless includeZero, and [] are empty).
- * Partials and decorators are refused when the layout is loaded.
- * test/writers/template.test.ts checks that every built-in layout renders exactly as
- * the Handlebars runtime would.
+ * `@first`, `@last`, `@key`, `@root`, `@../`), literals, helpers and subexpressions, and the
+ * blocks `if`, `unless` (with `includeZero`), `each`, `with`, with `else`. Within it a layout
+ * renders as the Handlebars runtime renders it, corners included (template-code.ts,
+ * template-paths.ts); the rest is refused when the layout is loaded, as are layouts beyond
+ * the size and depth limits (template-limits.ts). test/writers/template-diff.test.ts holds
+ * random layouts of the subset, and every built-in layout, to the Handlebars runtime.
  */
 import { cdata, classBody } from "./escape.js";
 import { layoutHelpers } from "./helpers.js";
