@@ -13,7 +13,7 @@ import { resolveSourceOptions, type SourceOptions } from "../catalogue/options.j
 import { PharmafeedError } from "../errors.js";
 import { ChannelMapping, type ChannelMappingInput } from "../mapping/settings.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
-import { temporaryPath } from "../core/atomic-output.js";
+import { temporaryPath } from "../core/atomic-file.js";
 import { LOCK_FILE } from "../publish/lock.js";
 import { HISTORY_DIR, MANIFEST_FILE } from "../publish/manifest.js";
 import { PREVIEW_DIR } from "../publish/preview.js";

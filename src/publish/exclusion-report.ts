@@ -76,7 +76,9 @@ export class ExclusionReport {
     this.out = new AtomicOutput(file);
     const header = rowStringifier({})([...columns]);
     this.headerBytes = Buffer.byteLength(header);
-    this.out.write(header);
+    // One short line into an empty block: no flush, so nothing to wait for; a failure of the file
+    // is the output's and finish() reports it.
+    void this.out.write(header)?.catch(() => undefined);
   }
 
   /** A line made by exclusionLine(). */

@@ -39,14 +39,14 @@ const layerRules = LAYERS.flatMap((layer, i) => {
   const above = LAYERS.slice(i + 1).flat();
   return layer.map((name) => ({
     name: `layer-${name}`,
-    comment: `${name} may import only from its own folder and the layers below it (.dependency-cruiser.cjs)`,
+    comment: `${name} may import only from its own folder and the layers below it (.dependency-cruiser.mjs)`,
     severity: "error",
     from: { path: pattern(name) },
     to: { path: [...above, ...layer.filter((peer) => peer !== name)].map(pattern), ...RUN_TIME },
   }));
 });
 
-module.exports = {
+export default {
   forbidden: [
     ...layerRules,
     {
