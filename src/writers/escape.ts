@@ -23,7 +23,9 @@ const INVALID_XML_CHARS = /[\0-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF
 const MAY_BE_INVALID = /[\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
 // A raw CR would be normalised away by every XML parser (XML 1.0 section 2.11).
 const XML_SPECIALS = /[&<>"'\r]/g;
-const XML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;", "\r": "&#13;" };
+const XML_ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;", "\r": "&#13;", "\n": "&#10;", "\t": "&#9;" };
+// In an attribute value a raw tab or line break is normalised to a space (XML 1.0 section 3.3.3): references keep them.
+const XML_ATTRIBUTE_SPECIALS = /[&<>"'\r\n\t]/g;
 
 /** Drops characters that cannot appear in an XML 1.0 document. */
 export function stripInvalidXmlChars(value: string): string {
@@ -33,11 +35,11 @@ export function stripInvalidXmlChars(value: string): string {
 }
 
 /** `value` with each XML special character as its entity: the text between matches copied in slices. */
-function replaceXmlSpecials(value: string): string {
-  XML_SPECIALS.lastIndex = 0;
+function replaceXmlSpecials(value: string, specials = XML_SPECIALS): string {
+  specials.lastIndex = 0;
   let out = "";
   let from = 0;
-  for (let m = XML_SPECIALS.exec(value); m !== null; m = XML_SPECIALS.exec(value)) {
+  for (let m = specials.exec(value); m !== null; m = specials.exec(value)) {
     out += value.slice(from, m.index) + XML_ENTITIES[m[0]]!;
     from = m.index + 1;
   }
@@ -55,6 +57,15 @@ export const XML_TOUCHES = /[&<>"'\r\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\
 export function escapeXml(value: string): string {
   if (!XML_TOUCHES.test(value)) return value;
   return replaceXmlSpecials(stripInvalidXmlChars(value));
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+export const XML_ATTRIBUTE_TOUCHES = /[&<>"'\r\n\t\0-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
+/** An attribute value: as escapeXml, and tab, LF and CR as `&#9;`, `&#10;`, `&#13;`. */
+export function escapeXmlAttribute(value: string): string {
+  if (!XML_ATTRIBUTE_TOUCHES.test(value)) return value;
+  return replaceXmlSpecials(stripInvalidXmlChars(value), XML_ATTRIBUTE_SPECIALS);
 }
 
 /** A CDATA section; `]]>` inside the value is split across two sections. */

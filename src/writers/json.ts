@@ -24,11 +24,14 @@ function toJson(layout: LoadedLayout): ItemJson {
     return { json: ({ fallbacks: _fallbacks, ...rest }) => JSON.stringify(rest) };
   }
   const render = compileColumns(columns, layout.source);
-  const keys = columns.map((c) => c.header);
+  // The object's text is written key by key, not built as an object: a column named
+  // `__proto__` is a plain key then (`out["__proto__"] = v` would set the prototype and the
+  // key would vanish from every record), and each key's text is made once.
+  const prefixes = columns.map((c, i) => `${i === 0 ? "{" : ","}${JSON.stringify(c.header)}:`);
   const object = (cells: string[]) => {
-    const out: Record<string, string> = {};
-    keys.forEach((key, i) => (out[key] = cells[i] ?? ""));
-    return JSON.stringify(out);
+    let out = "";
+    for (let i = 0; i < prefixes.length; i++) out += prefixes[i]! + JSON.stringify(cells[i] ?? "");
+    return out + "}";
   };
   return {
     json: (item, filled) => object(render(item, filled)),

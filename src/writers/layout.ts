@@ -42,10 +42,17 @@ export const TsvLayout = z.object({ format: z.literal("tsv"), columns }).strict(
 export const JsonLayout = z
   .object({
     format: z.enum(["json", "ndjson"]),
-    /** Without columns every item is written whole, as the FeedItem. */
+    /** Without columns every item is written whole, as the FeedItem. Headers are the keys: each once. */
     columns: columns.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((layout, ctx) => {
+    const seen = new Set<string>();
+    layout.columns?.forEach((column, i) => {
+      if (seen.has(column.header)) ctx.addIssue({ code: "custom", path: ["columns", i, "header"], message: `"${column.header}" is already a key of this JSON object; each column needs its own` });
+      seen.add(column.header);
+    });
+  });
 
 export const LayoutSpec = z.discriminatedUnion("format", [XmlLayout, CsvLayout, TsvLayout, JsonLayout]);
 export type LayoutSpec = z.infer<typeof LayoutSpec>;

