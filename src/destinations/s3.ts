@@ -32,7 +32,8 @@ const QUIET = { trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}
 function said(e: { name?: string; message?: string }, status: number | undefined): string {
   const message = e.message ?? "";
   // A proxy's or the server's HTML error page where S3 answers XML: the SDK's "XML parse error ... Deserialization error".
-  if (/Deserialization error|XML parse error|char '<'|Unexpected close tag|mismatched tag/i.test(message)) {
+  // Or one it could read no S3 error from at all: "UnknownError".
+  if (/Deserialization error|XML parse error|char '<'|Unexpected close tag|mismatched tag/i.test(message) || (e.name === "Unknown" && message === "UnknownError")) {
     return `the server answered${status ? ` HTTP ${status}` : ""} with a page that is not S3's XML (a proxy's or the server's own error page)`;
   }
   const timedOut = /exceeded the configured (\d+) ms requestTimeout/.exec(message);
