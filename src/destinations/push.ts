@@ -20,7 +20,7 @@ import type { DestinationRecord, UploadedFile } from "../publish/destination-rec
 import { fileLedger, LEDGER_FILE, type Ledger, memoryLedger } from "./_ledger.js";
 import { createDriver } from "./registry.js";
 import { type DestinationConfig, SECRET_FIELDS } from "./settings.js";
-import { DestinationFailure, type Driver, type UploadItem } from "./types.js";
+import { DestinationFailure, type Driver, oneLine, type UploadItem } from "./types.js";
 
 /** A published file of a channel, as the manifest lists it. */
 export interface LocalFile extends Omit<UploadItem, "sha256"> {
@@ -63,7 +63,8 @@ function redact(text: string, config: DestinationConfig): string {
   let out = text;
   for (const field of SECRET_FIELDS) {
     const value = (config as Record<string, unknown>)[field];
-    if (typeof value === "string" && value.length >= 4) out = out.split(value).join("***");
+    // As given, and as a failure's one line shows it (a private key's newlines folded).
+    if (typeof value === "string" && value.length >= 4) out = out.split(value).join("***").split(oneLine(value)).join("***");
   }
   return out;
 }

@@ -64,10 +64,12 @@ export class DestinationFailure extends Error {
   }
 }
 
-/** Whitespace runs (newlines of an HTML error page, an SDK's multi-line message) become one space; at most 300 characters. */
+/**
+ * Whitespace runs (newlines of an HTML error page, an SDK's multi-line message) become one space.
+ * Not shortened: a secret cut in half would no longer be found by push.ts's redaction.
+ */
 export function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > 300 ? `${flat.slice(0, 297)}...` : flat;
+  return text.replace(/\s+/g, " ").trim();
 }
 
 /** `dir` and `name` as a message shows them: "sftp://u@h:22/feeds/google-fr.xml". */
