@@ -12,7 +12,7 @@
  * killed) is listed in the ledger and removed over the next connection: the retry's,
  * one made for it when the driver closes, or the next push's.
  *
- * The bytes go with fastPut (ssh2's pipelined writes: 64 requests of 32 KB in flight),
+ * The bytes go with fastPut (ssh2's pipelined writes: 32 requests of 128 KB in flight),
  * from the published file: put() of a stream waits for each write's answer and ran
  * ~135x slower than OpenSSH's `sftp` (bench/destinations.ts). fastPut sets the file's
  * mode with fchmod after opening: `mode` (0644 by default), never 0666.
@@ -46,6 +46,13 @@ function failure(error: unknown, target: string): DestinationFailure {
   if (/host key|host denied/i.test(message)) return new DestinationFailure("auth", `${target}: host key refused: ${message}`, { cause: error });
   return new DestinationFailure(classifyNetwork(error) ?? "refused", `${target}: ${message}`, { cause: error });
 }
+
+/**
+ * 4 MB in flight, in writes of 128 KB: fewer, larger requests than ssh2's default (64 x 32 KB) cost
+ * less JavaScript per byte (bench/destinations.ts: about 1.5x faster on OpenSSH). ssh2 splits a
+ * write larger than the server allows (OpenSSH says its limit; others get 34,000 bytes).
+ */
+const WINDOW = { chunkSize: 128 * 1024, concurrency: 32 };
 
 /** ssh2-sftp-client's default event callbacks print to stdout and stderr ("Global end listener: ..."); its constructor takes ours. */
 const QUIET = { error: () => {}, end: () => {}, close: () => {} };
@@ -157,7 +164,7 @@ export function createSftp(options: SftpDestination, context: DriverContext): Dr
           await context.ledger.started(target, temporary);
         }
         try {
-          await sftp.fastPut(item.local, temporary, { mode, step: touch });
+          await sftp.fastPut(item.local, temporary, { mode, step: touch, ...WINDOW });
           touch();
           // Checked before the rename: a write the server refused must never take the target's place.
           const sent = (await sftp.stat(temporary)).size;
