@@ -8,8 +8,8 @@
  * Then SFTP against OpenSSH's own sshd (test/destinations/_openssh-sshd.ts): our
  * push (--force, temporary name, posix-rename, size check) beside the clients a user
  * would pick on the same files and server, `sftp -b` (OpenSSH's) and `curl -T`
- * (libssh2's, where curl speaks sftp), each --runs times in turn; medians and
- * ratios to `sftp -b`.
+ * (libssh2's, where curl speaks sftp), one after the other in each of --runs runs;
+ * medians, their ratios to `sftp -b`, and the push's ratio in each run.
  *
  *   npx tsx bench/destinations.ts [--products 100000] [--runs 5]
  */
@@ -34,15 +34,11 @@ const RUNS = Number(flag("runs", "5"));
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** Seconds `work` takes, --runs times. */
-async function timed(work: () => Promise<unknown>): Promise<number[]> {
-  const seconds: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    await work();
-    seconds.push((performance.now() - started) / 1000);
-  }
-  return seconds;
+/** Seconds `work` takes, once. */
+async function timedOnce(work: () => Promise<unknown>): Promise<number[]> {
+  const started = performance.now();
+  await work();
+  return [(performance.now() - started) / 1000];
 }
 
 /** Our push, `sftp -b` and `curl -T` to OpenSSH's sshd, the same files, one after another. */
@@ -70,14 +66,20 @@ async function againstOpenssh(config: Awaited<ReturnType<typeof loadConfig>>, ma
     } else {
       console.log("curl -T: skipped, this curl does not speak sftp (curl -V lists no sftp)");
     }
-    const results: [string, number][] = [];
-    for (const [name, work] of sides) results.push([name, median(await timed(work))]);
+    // In turn within each run, so that a load from elsewhere on the machine falls on every side alike.
+    const seconds = sides.map((): number[] => []);
+    for (let run = 0; run < RUNS; run++) {
+      for (const [i, [, work]] of sides.entries()) seconds[i]!.push(...(await timedOnce(work)));
+    }
+    const results = sides.map(([name], i): [string, number] => [name, median(seconds[i]!)]);
     const reference = results.find(([name]) => name.startsWith("sftp -b"))![1];
+    const perRun = seconds[0]!.map((s, run) => s / seconds[1]![run]!);
     // ssh -V says its version on stderr.
     console.log(`\nOpenSSH sshd (${spawnSync("ssh", ["-V"], { encoding: "utf8" }).stderr.trim()}), ${files.length} files, ${(bytes / 2 ** 20).toFixed(1)} MB, median of ${RUNS} runs:`);
-    for (const [name, seconds] of results) {
-      console.log(`  ${name.padEnd(66)} ${seconds.toFixed(2).padStart(6)} s  ${(bytes / 2 ** 20 / seconds).toFixed(0).padStart(4)} MB/s  ${(seconds / reference).toFixed(2)}x sftp -b`);
+    for (const [name, medianSeconds] of results) {
+      console.log(`  ${name.padEnd(66)} ${medianSeconds.toFixed(2).padStart(6)} s  ${(bytes / 2 ** 20 / medianSeconds).toFixed(0).padStart(4)} MB/s  ${(medianSeconds / reference).toFixed(2)}x sftp -b`);
     }
+    console.log(`  push / sftp -b in each run: ${perRun.map((r) => r.toFixed(2)).join(", ")} (median ${median(perRun).toFixed(2)}x)`);
   } finally {
     await sshd.close();
     await Promise.all([rm(remote, { recursive: true, force: true }), rm(`${remote}.batch`, { force: true })]);
