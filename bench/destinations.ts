@@ -5,9 +5,16 @@
  * the first push beside a plain local copy of the same files, then what an
  * unchanged re-run uploads (nothing) and how long it takes to find that out.
  *
- *   npx tsx bench/destinations.ts [--products 100000]
+ * Then SFTP against OpenSSH's own sshd (test/destinations/_openssh-sshd.ts): our
+ * push (--force, temporary name, posix-rename, size check) beside the clients a user
+ * would pick on the same files and server, `sftp -b` (OpenSSH's) and `curl -T`
+ * (libssh2's, where curl speaks sftp), one after the other in each of --runs runs;
+ * medians, their ratios to `sftp -b`, and the push's ratio in each run.
+ *
+ *   npx tsx bench/destinations.ts [--products 100000] [--runs 5]
  */
-import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config/load.js";
@@ -18,10 +25,66 @@ import { runGenerate } from "../src/pipeline/run.js";
 import { DEMO_KEY } from "../src/sandbox/index.js";
 import { startFtp } from "../test/destinations/_ftp-server.js";
 import { S3_KEY, startS3 } from "../test/destinations/_s3-server.js";
+import { sshdBinary, startSshd } from "../test/destinations/_openssh-sshd.js";
 import { startSftp } from "../test/destinations/_sftp-server.js";
 import { flag, message, startChild } from "./common.js";
 
 const PRODUCTS = Number(flag("products", "100000"));
+const RUNS = Number(flag("runs", "5"));
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Seconds `work` takes, once. */
+async function timedOnce(work: () => Promise<unknown>): Promise<number[]> {
+  const started = performance.now();
+  await work();
+  return [(performance.now() - started) / 1000];
+}
+
+/** Our push, `sftp -b` and `curl -T` to OpenSSH's sshd, the same files, one after another. */
+async function againstOpenssh(config: Awaited<ReturnType<typeof loadConfig>>, manifest: Awaited<ReturnType<typeof runGenerate>>["manifest"], files: string[], bytes: number): Promise<void> {
+  const binary = sshdBinary();
+  if ("reason" in binary) return void console.log(`\nOpenSSH sshd: skipped, ${binary.reason}`);
+  const sshd = await startSshd(binary.path);
+  const remote = await mkdtemp(join(tmpdir(), "pharmafeed-bench-sshd-"));
+  try {
+    const ssh = ["-i", sshd.keyFile, "-P", String(sshd.port), "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR"];
+    const batch = `${remote}.batch`;
+    await writeFile(batch, files.map((f) => `put ${join(config.outputDir, f)} ${join(remote, "sftp-b-" + f)}`).join("\n") + "\n");
+    const destination = DestinationConfig.parse({ kind: "sftp", name: "bench", retries: 0, timeoutMs: 120_000, host: "127.0.0.1", port: sshd.port, user: sshd.user, privateKey: sshd.privateKey, hostKey: sshd.hostKeyFingerprint, dir: remote });
+    const withDestination = { ...config, channels: config.channels.map((c) => ({ ...c, destinations: [destination] })) };
+    const curlSpeaksSftp = /\bsftp\b/.test(execFileSync("curl", ["-V"], { encoding: "utf8" }).split("\n").find((l) => l.startsWith("Protocols:")) ?? "");
+    const sides: [string, () => Promise<unknown>][] = [
+      ["pharmafeed push (fastPut, temporary + posix-rename, size checked)", async () => {
+        const { result } = await pushFromManifest({ config: withDestination, outputDir: config.outputDir, manifest, logger: silentLogger, force: true });
+        if (result.problems.length > 0) throw new Error(result.problems.map((p) => p.reason).join("; "));
+      }],
+      ["sftp -b (OpenSSH)", async () => execFileSync("sftp", ["-b", batch, ...ssh, `${sshd.user}@127.0.0.1`], { stdio: "pipe" })],
+    ];
+    if (curlSpeaksSftp) {
+      sides.push(["curl -T (libssh2)", async () => execFileSync("curl", ["-sS", "--fail", "-k", "--key", sshd.keyFile, "--pubkey", `${sshd.keyFile}.pub`, "-u", `${sshd.user}:`, "-T", `{${files.map((f) => join(config.outputDir, f)).join(",")}}`, `sftp://127.0.0.1:${sshd.port}${remote}/`], { stdio: "pipe" })]);
+    } else {
+      console.log("curl -T: skipped, this curl does not speak sftp (curl -V lists no sftp)");
+    }
+    // In turn within each run, so that a load from elsewhere on the machine falls on every side alike.
+    const seconds = sides.map((): number[] => []);
+    for (let run = 0; run < RUNS; run++) {
+      for (const [i, [, work]] of sides.entries()) seconds[i]!.push(...(await timedOnce(work)));
+    }
+    const results = sides.map(([name], i): [string, number] => [name, median(seconds[i]!)]);
+    const reference = results.find(([name]) => name.startsWith("sftp -b"))![1];
+    const perRun = seconds[0]!.map((s, run) => s / seconds[1]![run]!);
+    // ssh -V says its version on stderr.
+    console.log(`\nOpenSSH sshd (${spawnSync("ssh", ["-V"], { encoding: "utf8" }).stderr.trim()}), ${files.length} files, ${(bytes / 2 ** 20).toFixed(1)} MB, median of ${RUNS} runs:`);
+    for (const [name, medianSeconds] of results) {
+      console.log(`  ${name.padEnd(66)} ${medianSeconds.toFixed(2).padStart(6)} s  ${(bytes / 2 ** 20 / medianSeconds).toFixed(0).padStart(4)} MB/s  ${(medianSeconds / reference).toFixed(2)}x sftp -b`);
+    }
+    console.log(`  push / sftp -b in each run: ${perRun.map((r) => r.toFixed(2)).join(", ")} (median ${median(perRun).toFixed(2)}x)`);
+  } finally {
+    await sshd.close();
+    await Promise.all([rm(remote, { recursive: true, force: true }), rm(`${remote}.batch`, { force: true })]);
+  }
+}
 const PASSWORD = "bench-password";
 const env = { ...process.env, BENCH_KEY_ID: DEMO_KEY.id, BENCH_KEY_SECRET: DEMO_KEY.secret };
 
@@ -76,6 +139,7 @@ try {
     current = manifest;
   }
   await Promise.all([s3.close(), sftp.close(), ftp.close()]);
+  await againstOpenssh(config, manifest, files, bytes);
 } finally {
   sandbox.kill();
   await Promise.all([dir, ...Object.values(remoteDir)].map((d) => rm(d, { recursive: true, force: true })));

@@ -31,7 +31,7 @@ import { readJsonFile } from "../core/json-file.js";
 import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
 import type { LoadedChannel, LoadedConfig } from "./types.js";
 import { merchantChannel } from "../merchant/channel.js";
-import { type DestinationConfig, SECRET_FIELDS } from "../destinations/settings.js";
+import { type DestinationConfig, plainSecretPaths, SECRET_FIELDS } from "../destinations/settings.js";
 
 /** What the run itself keeps in the output directory. */
 const RESERVED_OUTPUT_NAMES = new Set([MANIFEST_FILE, HISTORY_DIR, REPORTS_DIR, LOCK_FILE, IMAGES_DIR, SERVE_STATE_FILE, PREVIEW_DIR]);
@@ -90,6 +90,7 @@ async function parseFile<T>(
     problems.fromError(error);
     return { raw: {} };
   }
+  for (const path of plainSecretPaths(json)) problems.add(file, path, `written in the file as it is: put it in an environment variable and write "\${VARIABLE}" here (credentials come only from the environment)`);
   const substituted = substituteEnv(json, env);
   const raw = isPlainObject(substituted.value) ? substituted.value : {};
   const envProblems = substituted.problems.filter((p) => !tolerate.some((t) => (typeof t === "string" ? t === p.path : t.test(p.path))));

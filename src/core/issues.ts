@@ -49,10 +49,29 @@ function describeSecret(value: unknown): string {
   return `a value of ${size} (not shown: it is a secret)`;
 }
 
+/** zod's type names, as a sentence says them. */
+const KINDS: Record<string, string> = {
+  string: "a text",
+  number: "a number",
+  int: "a whole number",
+  boolean: "true or false",
+  object: "an object ({...})",
+  array: "a list ([...])",
+  bigint: "a whole number",
+  date: "a date",
+};
+
 export function formatIssue(issue: Issue, input: unknown): string {
   const path = jsonPath(issue.path);
   if (issue.code === "unrecognized_keys") {
     return `${path}: unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")} (a typo?)`;
+  }
+  // zod says "expected string, received undefined": in words, a value that is missing or of the wrong kind.
+  if (issue.code === "invalid_type") {
+    const value = valueAt(input, issue.path);
+    const wanted = KINDS[issue.expected] ?? issue.expected;
+    if (value === undefined) return `${path}: missing, ${wanted} is needed`;
+    return `${path}: ${wanted} is needed, got ${isSecretPath(issue.path) ? describeSecret(value) : describe(value)}`;
   }
   // zod's own wording already says what was expected; we add what was found.
   const message = issue.message.replace(/^Invalid input: /, "");

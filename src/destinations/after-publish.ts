@@ -10,7 +10,7 @@ import { type ChannelEntry, type Manifest, writeManifest } from "../publish/mani
 import { applyOutcome } from "../publish/run-state.js";
 import type { AfterPublishHook, PartOutcome } from "../publish/run-parts.js";
 import type { DestinationConfig } from "./settings.js";
-import { type PushJob, type PushOptions, type PushResult, pushChannels } from "./push.js";
+import { problemPrefix, type PushJob, type PushOptions, type PushResult, pushChannels } from "./push.js";
 
 /** A channel entry of this run keeps the records of the last push (what the destinations hold), for the destinations still configured. */
 export function withLastUploads(entry: ChannelEntry, previous: ChannelEntry | undefined, configured: readonly DestinationConfig[]): ChannelEntry {
@@ -28,12 +28,15 @@ function jobOf(channel: LoadedChannel, entry: ChannelEntry, outputDir: string): 
 }
 
 /** What a push changes in a manifest: the records on the pushed channels' entries, its problems in place of their old destination problems. */
-function pushOutcome(manifest: Manifest, pushed: readonly string[], result: PushResult): PartOutcome {
+function pushOutcome(manifest: Manifest, jobs: readonly PushJob[], result: PushResult): PartOutcome {
+  const pushed = jobs.map((j) => j.channel);
+  // A problem of several channels names its destination instead of a channel.
+  const destinations = [...new Set(jobs.flatMap((j) => j.destinations.map((d) => problemPrefix(d.name))))];
   const channels = new Map(manifest.channels.flatMap((c) => {
     const records = result.records.get(c.name);
     return records ? [[c.name, { ...c, destinations: records }] as const] : [];
   }));
-  return { problems: result.problems, channels, supersedes: (p) => p.kind === "destination" && p.channel !== undefined && pushed.includes(p.channel) };
+  return { problems: result.problems, channels, supersedes: (p) => p.kind === "destination" && (p.channel !== undefined ? pushed.includes(p.channel) : destinations.some((d) => p.reason.startsWith(`${d} `) || p.reason.startsWith(`${d}:`))) };
 }
 
 /**
@@ -55,14 +58,14 @@ export function destinationsHook(config: LoadedConfig, logger: Logger): AfterPub
       if (jobs.length === 0) return { problems: [] };
       let result: PushResult;
       try {
-        result = await pushChannels(jobs, { logger });
+        result = await pushChannels(jobs, { logger, outputDir });
       } catch (error) {
         // Failures of a destination are records already; this is anything else. The local publish stands.
         const reason = `uploads not done: ${error instanceof Error ? error.message : String(error)}`;
         logger.error("destinations failed", { error: reason });
         result = { records: new Map(), problems: jobs.map((j) => ({ kind: "destination", code: "DESTINATION_INTERNAL", channel: j.channel, reason })) };
       }
-      return pushOutcome(manifest, jobs.map((j) => j.channel), result);
+      return pushOutcome(manifest, jobs, result);
     },
   };
 }
@@ -75,9 +78,9 @@ export async function pushFromManifest(input: { config: LoadedConfig; outputDir:
     const job = entry ? jobOf(channel, entry, outputDir) : undefined;
     return job ? [job] : [];
   });
-  const result = await pushChannels(jobs, options);
+  const result = await pushChannels(jobs, { outputDir, ...options });
   if (options.dryRun || jobs.length === 0) return { manifest, jobs, result };
-  const updated = applyOutcome(manifest, pushOutcome(manifest, jobs.map((j) => j.channel), result));
+  const updated = applyOutcome(manifest, pushOutcome(manifest, jobs, result));
   await writeManifest(outputDir, updated);
   return { manifest: updated, jobs, result };
 }

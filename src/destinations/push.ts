@@ -5,19 +5,22 @@
  *     ─> one driver per distinct destination (channels sharing the main file's list share a connection)
  *     ─> per driver, its files one after the other: unchanged (digest as last time) ─> skipped,
  *        else put ─> retried with doubling delays ─> verified
- *     ─> records per channel and destination, and a Problem per failed one
+ *     ─> records per channel and destination, and a Problem per failed destination and cause
  *
  * Drivers run side by side. A driver that failed a file (retries spent) is not
  * asked for more: its other files are recorded as not tried, with the same reason.
+ * One server down is one problem naming its channels, not one per channel.
  */
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
+import { join } from "node:path";
 import type { Logger } from "../log.js";
 import type { Problem } from "../publish/manifest.js";
 import type { DestinationRecord, UploadedFile } from "../publish/destination-record.js";
+import { fileLedger, LEDGER_FILE, type Ledger, memoryLedger } from "./_ledger.js";
 import { createDriver } from "./registry.js";
 import { type DestinationConfig, SECRET_FIELDS } from "./settings.js";
-import { DestinationFailure, type Driver, type UploadItem } from "./types.js";
+import { DestinationFailure, type Driver, oneLine, type UploadItem } from "./types.js";
 
 /** A published file of a channel, as the manifest lists it. */
 export interface LocalFile extends Omit<UploadItem, "sha256"> {
@@ -39,6 +42,8 @@ export interface PushOptions {
   force?: boolean;
   /** Say what would go, connect to nothing. */
   dryRun?: boolean;
+  /** The output directory: the list of temporaries started on servers is kept there (LEDGER_FILE); without it, in memory. */
+  outputDir?: string;
   now?: () => Date;
 }
 
@@ -58,7 +63,8 @@ function redact(text: string, config: DestinationConfig): string {
   let out = text;
   for (const field of SECRET_FIELDS) {
     const value = (config as Record<string, unknown>)[field];
-    if (typeof value === "string" && value.length >= 4) out = out.split(value).join("***");
+    // As given, and as a failure's one line shows it (a private key's newlines folded).
+    if (typeof value === "string" && value.length >= 4) out = out.split(value).join("***").split(oneLine(value)).join("***");
   }
   return out;
 }
@@ -75,7 +81,8 @@ interface Task {
 export async function pushChannels(jobs: readonly PushJob[], options: PushOptions): Promise<PushResult> {
   const { logger } = options;
   const now = options.now ?? (() => new Date());
-  const make = createDriver;
+  const ledger: Ledger = options.outputDir && !options.dryRun ? await fileLedger(join(options.outputDir, LEDGER_FILE)) : memoryLedger();
+  const make = (config: DestinationConfig, names: ReadonlySet<string>) => createDriver(config, { ledger, names, warn: (message) => logger.warn(message, { destination: config.name }) });
   // Digests first: a feed changed on disk since its publish is not sent (the manifest's digest is what passed the gate).
   const digests = new Map<string, string | DestinationFailure>();
   for (const file of jobs.flatMap((j) => j.files)) {
@@ -99,29 +106,47 @@ export async function pushChannels(jobs: readonly PushJob[], options: PushOption
   const records = new Map<string, DestinationRecord[]>();
   const problems: Problem[] = [];
   for (const tasks of groups.values()) {
+    // Channels failed by the same cause at the same destination: one problem, the cause said once.
+    const causes = new Map<string, { code: string; name: string; channels: string[] }>();
     for (const { job, record, known, config } of tasks) {
       record.files = [...known.values()].sort((a, b) => a.name.localeCompare(b.name));
       record.at = now().toISOString();
       records.set(job.channel, [...(records.get(job.channel) ?? []), record]);
       if (!record.ok) {
         record.reason = redact(record.reason ?? "", config);
-        problems.push({ kind: "destination", code: `DESTINATION_${(record.code ?? "failed").toUpperCase()}`, channel: job.channel, reason: `upload to ${record.name} failed: ${record.reason}` });
+        const cause = record.reason.replace(/^not tried after: /, "");
+        const entry = causes.get(cause) ?? causes.set(cause, { code: `DESTINATION_${(record.code ?? "failed").toUpperCase()}`, name: record.name, channels: [] }).get(cause)!;
+        entry.channels.push(job.channel);
       }
+    }
+    for (const [cause, { code, name, channels }] of causes) {
+      const many = channels.length > 1;
+      problems.push({
+        kind: "destination",
+        code,
+        ...(many ? {} : { channel: channels[0]! }),
+        reason: `${problemPrefix(name)}${many ? ` for ${channels.length} channels (${channels.join(", ")})` : ""}: ${cause}`,
+      });
     }
   }
   return { records, problems };
 }
 
+/** How a destination's problem starts: after-publish.ts finds the problems of a destination pushed again by it. */
+export function problemPrefix(destination: string): string {
+  return `upload to ${destination} failed`;
+}
+
 async function runDriver(
   tasks: Task[],
   digests: Map<string, string | DestinationFailure>,
-  options: PushOptions & { now: () => Date; make: (c: DestinationConfig) => Promise<Driver>; logger: Logger },
+  options: PushOptions & { now: () => Date; make: (c: DestinationConfig, names: ReadonlySet<string>) => Promise<Driver>; logger: Logger },
 ): Promise<void> {
   const { config } = tasks[0]!;
   let driver: Driver | undefined;
   let broken: DestinationFailure | undefined;
   try {
-    driver = options.dryRun ? undefined : await options.make(config);
+    driver = options.dryRun ? undefined : await options.make(config, new Set(tasks.flatMap((t) => t.job.files.map((f) => f.name))));
   } catch (error) {
     broken = new DestinationFailure("local", `${config.kind} client not loaded: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -5,15 +5,15 @@
  * start as fast and small as before.
  */
 import type { DestinationConfig } from "./settings.js";
-import type { Driver } from "./types.js";
+import type { Driver, DriverContext } from "./types.js";
 
-export async function createDriver(config: DestinationConfig): Promise<Driver> {
+export async function createDriver(config: DestinationConfig, context: DriverContext): Promise<Driver> {
   switch (config.kind) {
     case "s3":
-      return (await import("./s3.js")).createS3(config);
+      return (await import("./s3.js")).createS3(config, context);
     case "sftp":
-      return (await import("./sftp.js")).createSftp(config);
+      return (await import("./sftp.js")).createSftp(config, context);
     case "ftp":
-      return (await import("./ftp.js")).createFtp(config);
+      return (await import("./ftp.js")).createFtp(config, context);
   }
 }

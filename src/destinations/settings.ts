@@ -64,6 +64,8 @@ export const SftpDestination = z
     hostKey: z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}=?$/, "SHA256:<base64> as ssh-keygen -l prints it").optional(),
     /** Remote directory, relative to the login directory unless it starts with /. */
     dir: z.string().default("."),
+    /** Permissions of the uploaded files, in octal ("0644": readable by all, writable by the login's user only). */
+    mode: z.string().regex(/^0?[0-7]{3}$/, "an octal mode such as \"0644\"").default("0644"),
   })
   .strict()
   .refine((d) => d.password !== undefined || d.privateKey !== undefined, { message: "a password or a privateKey is needed", path: ["password"] });
@@ -101,3 +103,20 @@ export const Destinations = z.array(DestinationConfig).superRefine((list, ctx) =
 
 /** Fields holding secrets: tolerated unset by validate --no-credentials. */
 export const SECRET_FIELDS = ["accessKeyId", "secretAccessKey", "sessionToken", "password", "privateKey", "passphrase"] as const;
+
+/**
+ * Secrets written into a config file as they are (not "${VAR}"): the JSON paths
+ * (destinations[0].password) in a file's own text, before its references are resolved.
+ * Credentials come only from the environment; a config file is copied, committed, mailed.
+ */
+export function plainSecretPaths(json: unknown): string[] {
+  const list = (json as { destinations?: unknown } | null)?.destinations;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((entry, i) => {
+    if (entry === null || typeof entry !== "object") return [];
+    return SECRET_FIELDS.filter((field) => {
+      const value = (entry as Record<string, unknown>)[field];
+      return typeof value === "string" && value !== "" && !/\$\{[A-Za-z_][A-Za-z0-9_]*(:-[^}]*)?\}/.test(value);
+    }).map((field) => `destinations[${i}].${field}`);
+  });
+}

@@ -4,6 +4,7 @@
  * conformance suite (test/destinations/conformance.test.ts) runs every kind
  * against a real local server.
  */
+import type { Ledger } from "./_ledger.js";
 
 /** One file to push. */
 export interface UploadItem {
@@ -38,9 +39,20 @@ export interface Driver {
   close(): Promise<void>;
 }
 
+/** What every driver gets beside its settings. */
+export interface DriverContext {
+  /** Temporaries started on servers (output/.destinations-temporaries.json): removed on the next connection. */
+  ledger: Ledger;
+  /** The names of the files this push may send there (S3 aborts stale multipart uploads of these only). */
+  names: ReadonlySet<string>;
+  /** Says something once about the destination (a missing hostKey), in the run's log. */
+  warn(message: string): void;
+}
+
 /** A failed attempt, with a stable code for the manifest and alerts. */
 export type FailureCode = "auth" | "timeout" | "network" | "refused" | "verify" | "local";
 
+/** A failure said on one line, in words: whatever a server or library put in it (an HTML page, a stack) is folded. */
 export class DestinationFailure extends Error {
   override readonly name = "DestinationFailure";
   constructor(
@@ -48,8 +60,21 @@ export class DestinationFailure extends Error {
     message: string,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(oneLine(message), options);
   }
+}
+
+/**
+ * Whitespace runs (newlines of an HTML error page, an SDK's multi-line message) become one space.
+ * Not shortened: a secret cut in half would no longer be found by push.ts's redaction.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** `dir` and `name` as a message shows them: "sftp://u@h:22/feeds/google-fr.xml". */
+export function where(target: string, name: string): string {
+  return target.endsWith("/") ? `${target}${name}` : `${target}/${name}`;
 }
 
 /**

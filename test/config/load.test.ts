@@ -58,7 +58,7 @@ describe("loadConfig", () => {
     const message = error.message;
     expect(message).toMatch(/pharmafeed\.json: \(root\): unknown key "outptu"/);
     expect(message).toMatch(/pharmafeed\.json: source\.filter: unknown key "statuss"/);
-    expect(message).toMatch(/google-fr\.json: images\.minPixels: expected number, received string, got "500"/);
+    expect(message).toMatch(/google-fr\.json: images\.minPixels: a number is needed, got "500"/);
     expect(message).toMatch(/google-fr\.json: locale: unknown locale "es", expected one of fr, nl, en, de/);
     expect(message).toMatch(/bad\.json: preset: .*got "gooogle"/);
     expect(message).toMatch(/bad\.json: \(root\): unknown key "titel"/);

@@ -191,6 +191,9 @@ function suite(server: ServerName): void {
     expect(["refused", "network", "verify"]).toContain(record.code);
     expect(problems).toEqual([expect.objectContaining({ kind: "destination", code: `DESTINATION_${record.code!.toUpperCase()}`, channel: "google" })]);
     expect(problems[0]!.reason).toMatch(/^upload to remote failed: \S/);
+    expect(problems[0]!.reason).not.toMatch(/\n/);
+    // OpenSSH answers a write it cannot store with "Failure": said in words, not as a byte count.
+    if (server === "openssh") expect(problems[0]!.reason).toMatch(/the server refused a write \("Failure": its disk is full or a quota is reached/);
     // Retried twice, after 5 then 10 ms (the delay doubles), then given up.
     const said = logs.map((line) => JSON.parse(line) as { msg: string; file?: string; attempt?: number; inMs?: number });
     expect(said.filter((m) => m.msg === "upload failed, retrying").map((m) => [m.file, m.attempt, m.inMs])).toEqual([

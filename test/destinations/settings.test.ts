@@ -69,4 +69,24 @@ describe("destinations in the config", () => {
     const config = await load(tree({ destinations: [SFTP] }), {}, { checkCredentials: false });
     expect(config.channels[0]!.destinations[0]).toMatchObject({ name: "merchant-center" });
   });
+
+  it("a secret written into the file as it is is refused, with the fix; the value is never echoed", async () => {
+    const message = await refusal(tree({ destinations: [{ ...SFTP, password: "hunter2-plain" }] }));
+    expect(message).toMatch(/pharmafeed\.json: destinations\[0\]\.password: written in the file as it is: put it in an environment variable and write "\$\{VARIABLE\}" here/);
+    expect(message).not.toContain("hunter2-plain");
+  });
+
+  it("a missing or mistyped value is said in words with its JSON path, not in zod's terms", async () => {
+    const { host: _, ...hostless } = SFTP;
+    const message = await refusal(tree({ destinations: [{ ...hostless, port: "22" }] }), { SFTP_PASSWORD: "p" });
+    expect(message).toMatch(/destinations\[0\]\.host: missing, a text is needed/);
+    expect(message).toMatch(/destinations\[0\]\.port: a number is needed, got "22"/);
+    expect(message).not.toMatch(/received|expected string/);
+  });
+
+  it("an SFTP mode is octal, 0644 by default", async () => {
+    const config = await load(tree({ destinations: [SFTP] }), { SFTP_PASSWORD: "p" });
+    expect(config.channels[0]!.destinations[0]).toMatchObject({ mode: "0644" });
+    expect(await refusal(tree({ destinations: [{ ...SFTP, mode: "rw-r--r--" }] }), { SFTP_PASSWORD: "p" })).toMatch(/destinations\[0\]\.mode: an octal mode such as "0644"/);
+  });
 });

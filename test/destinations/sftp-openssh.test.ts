@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import ssh2 from "ssh2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryLedger } from "../../src/destinations/_ledger.js";
 import { createDriver } from "../../src/destinations/registry.js";
 import type { DestinationConfig, SftpDestination } from "../../src/destinations/settings.js";
 import { DestinationConfig as Schema } from "../../src/destinations/settings.js";
@@ -76,7 +77,7 @@ async function replaceWhileReading(config: DestinationConfig, root: string, loca
     await writeFile(file, bytes);
     items.push({ local: file, name, bytes: bytes.length, sha256: sha(bytes), contentType: "application/xml" });
   }
-  const driver = await createDriver(config);
+  const driver = await createDriver(config, { ledger: memoryLedger(), names: new Set([name]), warn: () => {} });
   try {
     await driver.put(items[0]!);
     const stop = new Int32Array(new SharedArrayBuffer(4));
