@@ -31,15 +31,39 @@ export const merchantCommand: CommandModule<object, MerchantArgs> = {
     const config = await loadConfig(args.config, { checkCredentials: false, ...(args.channel ? { only: args.channel } : {}) });
     const channels = config.channels.flatMap((c) => (c.merchant ? [c.merchant] : []));
     if (channels.length === 0) throw new PharmafeedError("USAGE", "no channel has a `merchant` section (a Merchant Center account): see docs/google-merchant.md");
-    const [{ syncMerchant }, { summaryLines }, { sendMerchantAlerts }] = await Promise.all([import("../merchant/sync.js"), import("../merchant/summary.js"), import("../merchant/run-hook.js")]);
+    const [{ syncMerchant }, { summaryLines }, { sendMerchantAlerts }, { takeMerchantLock }] = await Promise.all([
+      import("../merchant/sync.js"),
+      import("../merchant/summary.js"),
+      import("../merchant/run-hook.js"),
+      import("../merchant/lock.js"),
+    ]);
     const logger = createLogger({ format: args["log-format"] });
-    const result = await syncMerchant({ outputDir: args.output ?? config.outputDir, channels, logger });
+    const outputDir = args.output ?? config.outputDir;
+    // Google's own lock, never the output lock: a generate may run meanwhile.
+    const lock = await takeMerchantLock(outputDir);
+    if (!lock) throw new PharmafeedError("LOCK_HELD", `another process is talking to Google for ${outputDir} (state/.merchant.lock): try again once it is done`);
+    // SIGTERM and SIGINT stop the read-back: the temporary store is removed, the last read-back's statuses stay.
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    let result;
+    try {
+      result = await syncMerchant({ outputDir, channels, logger, signal: controller.signal });
+    } catch (error) {
+      if (controller.signal.aborted) throw new PharmafeedError("INTERRUPTED", "interrupted: Google's statuses were not read; the last read-back's stay", { cause: error });
+      throw error;
+    } finally {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      await lock.release();
+    }
     await sendMerchantAlerts(config, channels, result, logger);
     process.stdout.write(`${[...summaryLines(result.feeds), `${result.requests} Merchant API requests`].join("\n")}\n`);
     if (result.problems.length > 0) {
       const first = result.problems[0]!;
       const code: ErrorCode = (ERROR_CODES as readonly string[]).includes(first.code) ? (first.code as ErrorCode) : "MERCHANT_HTTP";
-      throw new PharmafeedError(code, result.problems.map((p) => `${p.channel ?? "merchant"}: ${p.reason}`).join("\n"));
+      throw new PharmafeedError(code, result.problems.map((p) => `${p.channel ?? "merchant"}: ${p.reason}`).join("; "));
     }
   },
 };

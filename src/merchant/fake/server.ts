@@ -8,7 +8,7 @@
  *   GET  /products/v1/accounts/{a}/products[/{p}] products with productStatus, pages of <= 1000
  *   POST /products/v1/accounts/{a}/productInputs:insert?dataSource=...
  *   DEL  /products/v1/accounts/{a}/productInputs/{p}?dataSource=...
- *   GET|POST /datasources/v1/accounts/{a}/dataSources
+ *   GET|POST /datasources/v1/accounts/{a}/dataSources, PATCH .../dataSources/{d} (the default rule)
  *   GET  /quota/v1/accounts/{a}/quotas
  *
  * As Google: 401 without a valid token, 401 "not registered" before registerGcp, 403 for
@@ -19,6 +19,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { FakeTokens } from "./token.js";
 import { deleteInput, getProduct, insertInput, listProducts } from "./products.js";
+import { createDataSource, listDataSources, patchDataSource } from "./datasources.js";
 import { googleError, ok, type Reply } from "./reply.js";
 import { FakeAccount } from "./state.js";
 
@@ -164,17 +165,10 @@ export class FakeMerchantApi {
         })
       );
     }
-    if (route === "datasources GET /dataSources") {
-      return charge("datasources.list") ?? ok({ dataSources: account.dataSources.map((d) => ({ name: d.name, dataSourceId: d.dataSourceId, displayName: d.displayName, input: d.input, ...(d.supplemental ? { supplementalProductDataSource: {} } : { primaryProductDataSource: {} }) })) });
-    }
-    if (route === "datasources POST /dataSources") {
-      const wanted = body as { displayName?: string; supplementalProductDataSource?: unknown } | undefined;
-      if (!wanted?.displayName || wanted.supplementalProductDataSource === undefined) return googleError(400, "displayName and a data source type are required.");
-      const id = String(1000 + account.dataSources.length);
-      const created = { name: `accounts/${account.id}/dataSources/${id}`, dataSourceId: id, displayName: wanted.displayName, input: "API" as const, supplemental: true };
-      account.dataSources.push(created);
-      return charge("datasources.create") ?? ok({ ...created, supplemental: undefined, supplementalProductDataSource: {} });
-    }
+    if (route === "datasources GET /dataSources") return charge("datasources.list") ?? listDataSources(account);
+    if (route === "datasources POST /dataSources") return charge("datasources.create") ?? createDataSource(account, body);
+    const patch = /^datasources PATCH \/dataSources\/([^/]+)$/.exec(route);
+    if (patch) return charge("datasources.patch") ?? patchDataSource(account, patch[1]!, query, body);
     return googleError(404, `Method not found: ${route}`);
   }
 }
