@@ -43,7 +43,7 @@ export interface MerchantRetry {
 }
 
 /** Google's words on one line, never longer than a line should be (a proxy's page, a stack). */
-export function oneLine(text: string, max = 300): string {
+export function oneLine(text: string, max = 1000): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
 }
@@ -126,7 +126,7 @@ export class MerchantHttp {
       }
       if (status >= 200 && status < 300) return parseReply<T>(text, what);
       const google = googleError(text);
-      const reason = `${what}: ${status === 0 ? `no answer (${oneLine(text)})` : `HTTP ${status}${google.message ? ` ${oneLine(google.message)}` : ""}`}`;
+      const reason = `${what}: ${status === 0 ? `no answer (${oneLine(text, 300)})` : `HTTP ${status}${google.message ? ` ${oneLine(google.message, 500)}` : ""}`}`;
       const reasons = (google.details ?? []).map((d) => d.reason ?? "").join(" ");
       if (status === 401 && !renewed && !/not registered/i.test(google.message ?? "")) {
         // A token revoked or expired early: one new grant, then the answer stands.

@@ -137,7 +137,7 @@ async function syncWithin(options: SyncOptions, signal: AbortSignal): Promise<Sy
         const error = abortedBy(signal, caught);
         const code = isPharmafeedError(error) ? error.code : "MERCHANT_HTTP";
         // One line, whatever the cause said (a proxy's page, a library's multi-line message).
-        const reason = `Google's statuses for account ${first.settings.accountId} were not read: ${oneLine((error as Error).message, 400)}`;
+        const reason = `Google's statuses for account ${first.settings.accountId} were not read: ${oneLine((error as Error).message, 2000)}`;
         logger.warn("merchant: read-back failed", { account: first.settings.accountId, code, reason });
         for (const c of group) {
           result.problems.push({ kind: "merchant", code, channel: c.channel, reason });

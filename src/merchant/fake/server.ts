@@ -15,8 +15,10 @@
  * a service account that is not a user of the account, 429 quota/request_rate_too_high
  * when a test queues faults, {product} segments plain or base64url.
  */
+import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type Hostile, hostileProducts, NEVER } from "./hostile.js";
 import { FakeTokens } from "./token.js";
 import { deleteInput, getProduct, insertInput, listProducts } from "./products.js";
 import { createDataSource, listDataSources, patchDataSource } from "./datasources.js";
@@ -48,6 +50,12 @@ export class FakeMerchantApi {
   readonly log: FakeRequest[] = [];
   /** Answers for the next API requests, in order (429s, 500s), before anything else is checked. */
   readonly faults: FakeFault[] = [];
+  /** A hostile answer (hostile.ts) instead of Google's, until set back to undefined. */
+  hostile: Hostile | undefined;
+  /** "request" (a FakeRequest, token grants included as path /token) as each arrives, "huge" (bytes written) when a huge page ends: tests wait on these. */
+  readonly events = new EventEmitter();
+  /** Bytes of huge pages written, all together. */
+  hugeBytes = 0;
   #server: Server | undefined;
   url = "";
 
@@ -73,6 +81,7 @@ export class FakeMerchantApi {
     this.#server = createServer((req, res) => {
       void this.#handle(req).then(
         (reply) => {
+          if (reply.raw) return reply.raw(res);
           res.writeHead(reply.status, { "content-type": "application/json; charset=UTF-8", ...reply.headers });
           res.end(JSON.stringify(reply.body));
         },
@@ -103,6 +112,8 @@ export class FakeMerchantApi {
       req.on("end", () => resolve(data));
     });
     if (req.method === "POST" && url.pathname === "/token") {
+      this.events.emit("request", { method: "POST", path: "/token", query: {} } satisfies FakeRequest);
+      if (this.hostile?.kind === "silent-token") return NEVER;
       const answer = this.tokens.grant(new URLSearchParams(text), this.tokenUri);
       return { status: answer.status, body: answer.body };
     }
@@ -112,7 +123,9 @@ export class FakeMerchantApi {
     } catch {
       return googleError(400, "Invalid JSON payload received.");
     }
-    this.log.push({ method: req.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), ...(body === undefined ? {} : { body }) });
+    const logged: FakeRequest = { method: req.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), ...(body === undefined ? {} : { body }) };
+    this.log.push(logged);
+    this.events.emit("request", logged);
     const fault = this.faults.shift();
     if (fault) {
       const reason = fault.reason ?? (fault.status === 429 ? "quota/request_rate_too_high" : undefined);
@@ -137,7 +150,7 @@ export class FakeMerchantApi {
     return this.#route(account, `${match[1]} ${req.method} ${rest}`, url.searchParams, body);
   }
 
-  #route(account: FakeAccount, route: string, query: URLSearchParams, body: unknown): Reply {
+  #route(account: FakeAccount, route: string, query: URLSearchParams, body: unknown): Reply | Promise<Reply> {
     const charge = (method: string): Reply | undefined => {
       const quota = account.quotaFor(method);
       if (!quota) return undefined;
@@ -146,7 +159,11 @@ export class FakeMerchantApi {
       return undefined;
     };
     const product = /^products (GET|DELETE) \/(products|productInputs)\/([^/]+)$/.exec(route);
-    if (route === "products GET /products") return charge("products.list") ?? listProducts(account, query);
+    if (route === "products GET /products") {
+      const hostile = hostileProducts(this.hostile, (written) => void written.then((bytes) => ((this.hugeBytes += bytes), this.events.emit("huge", bytes))));
+      if (hostile) return hostile;
+      return charge("products.list") ?? listProducts(account, query);
+    }
     if (product?.[1] === "GET" && product[2] === "products") return charge("products.get") ?? getProduct(account, product[3]!);
     if (route === "products POST /productInputs:insert") return charge("productinputs.insert") ?? insertInput(account, query, body);
     if (product?.[1] === "DELETE" && product[2] === "productInputs") return charge("productinputs.delete") ?? deleteInput(account, product[3]!, query);
