@@ -15,7 +15,7 @@ export interface GoogleAnswer {
   /** "unknown": the account has no such product (not fetched yet, or left out of the feed). */
   state: ProductState | "unknown";
   countries: CountryVerdict[];
-  issues: { severity: string; code: string; attribute?: string; description?: string; detail?: string; documentation?: string; countries: string[] }[];
+  issues: { severity: string; code: string; attribute?: string; description?: string; detail?: string; documentation?: string; countries: string[]; contexts?: string[] }[];
   /** The last read-back failed: these are the statuses of the one before. */
   staleBecause?: string;
 }
@@ -52,6 +52,7 @@ export function attachGoogle(outputDir: string, answer: ExplainAnswer): void {
             ...(i.detail ? { detail: i.detail } : {}),
             ...(i.documentation ? { documentation: i.documentation } : {}),
             countries: i.applicableCountries,
+            contexts: i.contexts,
           })),
           ...(feed.error ? { staleBecause: feed.error } : {}),
         };
@@ -75,7 +76,7 @@ export function googleLines(google: GoogleAnswer | undefined): string[] {
   if (google.state === "unknown") return [head, "    not in Merchant Center (Google has not fetched it yet, or the feed does not carry it)"];
   const lines = [head, `    ${google.countries.length > 0 ? google.countries.map(country).join("; ") : "no destination status yet"}`];
   for (const i of google.issues) {
-    const where = i.countries.length > 0 ? ` [${i.countries.join(" ")}]` : "";
+    const where = `${i.countries.length > 0 ? ` [${i.countries.join(" ")}]` : ""}${(i.contexts?.length ?? 0) > 1 ? ` (${i.contexts!.map(contextWords).join(", ")})` : ""}`;
     lines.push(`    ${i.severity.toLowerCase()} ${i.code}${i.attribute ? ` (${i.attribute})` : ""}${where}: ${i.description ?? ""}${i.detail && i.detail !== i.description ? ` - ${i.detail}` : ""}`);
     if (i.documentation) lines.push(`      ${i.documentation}`);
   }
