@@ -91,6 +91,7 @@ export class MerchantHttp {
     const query = Object.entries(options.query ?? {}).filter((e): e is [string, string | number] => e[1] !== undefined);
     const search = query.length > 0 ? `?${new URLSearchParams(query.map(([k, v]): [string, string] => [k, String(v)])).toString()}` : "";
     let failures = 0;
+    let silences = 0;
     let renewed = false;
     const what = `${method} /${path}`;
     for (;;) {
@@ -122,6 +123,7 @@ export class MerchantHttp {
         if (options.signal?.aborted) throw abortedBy(options.signal, error);
         status = 0;
         // The request's own timeout (a silent server): a network failure like any other, retried within the run's cap.
+        if (signal?.aborted) silences++;
         text = signal?.aborted ? `no answer within ${secondsText(this.limits.requestTimeoutMs)}` : (error as Error).message;
       }
       if (status >= 200 && status < 300) return parseReply<T>(text, what);
@@ -139,7 +141,8 @@ export class MerchantHttp {
         throw new PharmafeedError("MERCHANT_QUOTA", `${reason}; the daily quota resets at 12:00 UTC`, { context: { status, apiCode: reasons } });
       }
       const transient = status === 0 || status === 429 || status >= 500;
-      if (!transient || failures >= this.retry.maxRetries) {
+      // A server silent twice in a row is not waited on a third time: six silences once held a run for 15 minutes.
+      if (!transient || failures >= this.retry.maxRetries || silences >= 2) {
         throw new PharmafeedError("MERCHANT_HTTP", failures > 0 ? `${reason} (after ${failures} retries)` : reason, { context: { status, ...(reasons ? { apiCode: reasons } : {}) } });
       }
       const asked = status === 429 || status === 503 ? parseRetryAfter(retryAfter) : undefined;

@@ -24,8 +24,8 @@ export interface MerchantLimits {
 }
 
 export const DEFAULT_LIMITS: MerchantLimits = {
-  // A page of 1000 products with their statuses comes in a few seconds.
-  requestTimeoutMs: 60_000,
+  // A page of 1000 products with their statuses comes in a few seconds; a silent request is tried twice at most (http.ts).
+  requestTimeoutMs: 30_000,
   maxRetryAfterMs: 120_000,
   // 1000 products with statuses are a few MB; 64 MB leaves room for long issue texts.
   maxReplyBytes: 64 * 2 ** 20,

@@ -35,7 +35,7 @@ export const MerchantSettings = z
     limits: z
       .object({
         /** One request or token grant, from sending it to its last byte. */
-        requestTimeoutSeconds: z.number().positive().max(3600).default(60),
+        requestTimeoutSeconds: z.number().positive().max(3600).default(30),
         /** A 429/503 asking to wait longer ends the push or read-back until the next run. */
         maxRetryAfterSeconds: z.number().min(0).max(3600).default(120),
         /** A reply (a page of products) larger than this is refused once. */

@@ -12,7 +12,7 @@ import { disapproval } from "../../src/merchant/fake/state.js";
 import { catalogueIdsOf, idOfRow, renderedId } from "../../src/merchant/offer-id.js";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
 import { ensureBuilt, killAll, runCli, sandboxEnv } from "../e2e/cli.js";
-import { channelsForEveryPreset, removeTemporaries, writeConfig, type E2eConfig } from "../e2e/config.js";
+import { channelsForEveryPreset, removeTemporaries, writeConfig, type ChannelFileJson, type E2eConfig } from "../e2e/config.js";
 import { itemId, parseFeed } from "../e2e/feeds.js";
 import { startFake, type FakeSetup } from "./helpers.js";
 
@@ -31,8 +31,11 @@ async function explainJson(query: string): Promise<ExplainAnswer> {
 beforeAll(async () => {
   ensureBuilt();
   [sandbox, fake] = await Promise.all([startSandbox({ seed: 13, products: 40, rateLimit: 100_000 }), startFake()]);
-  const google = { ...channelsForEveryPreset().find((c) => c.name === "google-fr")!, id: { template: "PF-{{id}}" } };
-  google["merchant"] = { accountId: fake.account.id, credentials: "${PF_TEST_GOOGLE_KEY}", apiUrl: fake.api.url };
+  const google: ChannelFileJson = {
+    ...channelsForEveryPreset().find((c) => c.name === "google-fr")!,
+    id: { template: "PF-{{id}}" },
+    merchant: { accountId: fake.account.id, credentials: "${PF_TEST_GOOGLE_KEY}", apiUrl: fake.api.url },
+  };
   config = await writeConfig({ channels: [google] });
   const run = await runCli(["generate", "--config", config.configFile, "--workers", "0"], { env: env() });
   if (run.code !== 0) throw new Error(`generate failed (${run.code}): ${run.stderr}`);

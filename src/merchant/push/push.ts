@@ -11,6 +11,7 @@ import { isPharmafeedError } from "../../errors.js";
 import type { Logger } from "../../log.js";
 import type { Problem } from "../../publish/manifest.js";
 import { MerchantClient, type MerchantClientOptions } from "../client.js";
+import { oneLine } from "../http.js";
 import { abortedBy, deadline, limitsOf } from "../limits.js";
 import type { DataSource } from "../schemas.js";
 import type { MerchantChannel } from "../settings.js";
@@ -99,7 +100,7 @@ async function pushOne(options: PushOptions, channel: PushChannel, cs: ChannelPu
           figures.failed++;
           // A daily limit or a refused key stops the pass; one bad product does not.
           if (isPharmafeedError(error) && error.code !== "MERCHANT_HTTP") stopped ??= error;
-          options.logger.warn("merchant: push failed", { channel: m.channel, error: (error as Error).message });
+          options.logger.warn("merchant: push failed", { channel: m.channel, error: oneLine((error as Error).message) });
         }
       };
       await Promise.all([
@@ -159,7 +160,7 @@ export async function pushMerchant(options: PushOptions): Promise<{ figures: Pus
         if (options.signal?.aborted) break;
         const cause = abortedBy(limit.signal, error);
         const code = isPharmafeedError(cause) ? cause.code : "MERCHANT_PUSH";
-        out.problems.push({ kind: "merchant", code, channel: channel.merchant.channel, reason: `prices and stock not pushed to Google: ${(cause as Error).message}` });
+        out.problems.push({ kind: "merchant", code, channel: channel.merchant.channel, reason: `prices and stock not pushed to Google: ${oneLine((cause as Error).message, 2000)}` });
       }
     }
   } finally {
