@@ -14,6 +14,8 @@ import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
 import { ensureBuilt, killAll, runCli, sandboxEnv, startCli } from "../e2e/cli.js";
 import { channelsForEveryPreset, removeTemporaries, writeConfig, type E2eConfig } from "../e2e/config.js";
 import { readManifestJson } from "../e2e/feeds.js";
+import { alertText, runAlert } from "../../src/notify/index.js";
+import type { Manifest } from "../../src/publish/manifest.js";
 import { startFake, type FakeSetup } from "./helpers.js";
 
 let sandbox: SandboxHandle;
@@ -84,5 +86,25 @@ describe("Google's work runs outside the output lock", () => {
     expect(ended.stderr).toMatch(/interrupted: Google's statuses were not read/);
     expect(await temporaries()).toEqual([]);
     fake.api.hostile = undefined;
+  }, 120_000);
+
+  it('a wrongly typed reply ({"products": {}}) is one line in stderr, the manifest and the alert', async () => {
+    fake.api.hostile = { kind: "products-object" };
+    try {
+      const run = await runCli(["generate", "--config", config.configFile, "--workers", "0"], { env: env() });
+      expect(run.code, run.stderr).toBe(8);
+      const said = run.stderr.split("\n").filter((l) => l.includes("the reply does not have the shape"));
+      expect(said.length).toBeGreaterThan(0);
+      for (const line of said) expect(line).toMatch(/products: expected array, received object/);
+      expect(run.stderr).not.toMatch(/"code": "invalid_type"|^\s*\[$/m);
+      const manifest = (await readManifestJson(config.outputDir)) as unknown as Manifest;
+      const problem = manifest.problems?.find((p) => p.kind === "merchant");
+      expect(problem?.reason).toMatch(/the reply does not have the shape Google's reference gives: products: expected array, received object/);
+      expect(problem?.reason).not.toMatch(/\n/);
+      const alert = runAlert({ shop: "Shop", manifest, channels: ["google-fr"], error: { code: "RUN_DEGRADED", message: "" }, exitCode: 8 });
+      expect(alertText(alert).split("\n").filter((l) => l.includes("does not have the shape"))).toEqual([`- google-fr: ${problem!.reason}`]);
+    } finally {
+      fake.api.hostile = undefined;
+    }
   }, 120_000);
 });
