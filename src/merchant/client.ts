@@ -139,6 +139,11 @@ export class MerchantClient {
     return sources;
   }
 
+  /** developerRegistration.registerGcp: links the key's Cloud project to the account (once; the caller needs ADMIN access). */
+  async registerGcp(developerEmail: string): Promise<void> {
+    await this.#http.call("POST", `accounts/v1/${this.#account}/developerRegistration:registerGcp`, { body: { developerEmail }, ...(this.#signal ? { signal: this.#signal } : {}) });
+  }
+
   /** A supplemental API data source (no file input): what productInputs.insert writes into. */
   async createSupplementalDataSource(displayName: string): Promise<DataSource> {
     const body = { displayName, supplementalProductDataSource: {} };

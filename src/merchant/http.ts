@@ -171,8 +171,8 @@ export class MerchantHttp {
 
 function authAdvice(status: number, message: string, reason: string): string {
   if (/not registered/i.test(message)) {
-    return `${reason}. The Google Cloud project of the service account is not registered with this Merchant Center account: run the one-time developerRegistration.registerGcp step (docs/google-merchant.md, "Set-up")`;
+    return `${reason}. The Google Cloud project of the service account is not registered with this Merchant Center account: run \`pharmafeed merchant register --developer-email <you>\` once (developerRegistration.registerGcp; docs/google-merchant.md, "Set-up")`;
   }
-  if (status === 403) return `${reason}. Add the service account's e-mail as a user of the Merchant Center account (standard access).`;
+  if (status === 403) return `${reason}. Add the service account's e-mail as a user of the Merchant Center account (Admin access: the developer registration needs it).`;
   return `${reason}. The token was refused twice: check the service account key (revoked, deleted) and its project.`;
 }

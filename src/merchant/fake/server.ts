@@ -45,6 +45,8 @@ export class FakeMerchantApi {
   readonly publicKeys = new Map<string, string>();
   /** Client e-mails that are users of each account. */
   readonly users = new Map<string, Set<string>>();
+  /** ... and those of them with ADMIN access (registerGcp requires it). */
+  readonly admins = new Map<string, Set<string>>();
   readonly tokens: FakeTokens;
   /** Every API request (not the token grants), in order. */
   readonly log: FakeRequest[] = [];
@@ -63,12 +65,13 @@ export class FakeMerchantApi {
     this.tokens = new FakeTokens(this.publicKeys, now);
   }
 
-  account(id: string, user?: { clientEmail: string; publicKey: string }): FakeAccount {
+  account(id: string, user?: { clientEmail: string; publicKey: string; admin?: boolean }): FakeAccount {
     const account = this.accounts.get(id) ?? new FakeAccount(id);
     this.accounts.set(id, account);
     if (user) {
       this.publicKeys.set(user.clientEmail, user.publicKey);
       this.users.set(id, (this.users.get(id) ?? new Set()).add(user.clientEmail));
+      if (user.admin !== false) this.admins.set(id, (this.admins.get(id) ?? new Set()).add(user.clientEmail));
     }
     return account;
   }
@@ -140,6 +143,7 @@ export class FakeMerchantApi {
     const rest = match[3] ?? "";
     if (!this.users.get(account.id)?.has(client)) return googleError(403, `The caller does not have access to the accounts: [${account.id}]`);
     if (match[1] === "accounts" && rest === "/developerRegistration:registerGcp" && req.method === "POST") {
+      if (!this.admins.get(account.id)?.has(client)) return googleError(403, `The caller does not have ADMIN access to the account [${account.id}].`);
       account.registered = true;
       account.registeredEmail = (body as { developerEmail?: string } | undefined)?.developerEmail;
       return ok({ name: `accounts/${account.id}/developerRegistration`, gcpIds: ["123456789"] });
