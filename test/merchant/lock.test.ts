@@ -59,9 +59,13 @@ describe("Google's work runs outside the output lock", () => {
     const asked = listAsked();
     const stuck = startCli(["generate", "--config", config.configFile, "--workers", "0"], { env: env() });
     await asked;
+    const building = `.merchant.sqlite.tmp-${stuck.child.pid}`;
+    expect(await temporaries()).toEqual([building]);
 
     const next = await runCli(["generate", "--config", config.configFile, "--workers", "0"], { env: env() });
     expect(next.code, next.stderr).toBe(0);
+    // The next run's clean-up spares a live process's temporary file.
+    expect(await temporaries()).toEqual([building]);
     expect(next.stderr).not.toMatch(/LOCK_HELD/);
     expect(next.stderr).toMatch(/another process is talking to Google for this output directory/);
 
