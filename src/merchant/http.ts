@@ -128,7 +128,7 @@ export class MerchantHttp {
       }
       if (status >= 200 && status < 300) return parseReply<T>(text, what);
       const google = googleError(text);
-      const reason = `${what}: ${status === 0 ? `no answer (${oneLine(text, 300)})` : `HTTP ${status}${google.message ? ` ${oneLine(google.message, 500)}` : ""}`}`;
+      const reason = `${what}: ${status === 0 ? (text.startsWith("no answer") ? text : `no answer (${oneLine(text, 300)})`) : `HTTP ${status}${google.message ? ` ${oneLine(google.message, 500)}` : ""}`}`;
       const reasons = (google.details ?? []).map((d) => d.reason ?? "").join(" ");
       if (status === 401 && !renewed && !/not registered/i.test(google.message ?? "")) {
         // A token revoked or expired early: one new grant, then the answer stands.

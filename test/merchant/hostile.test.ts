@@ -96,7 +96,7 @@ describe("a hostile Merchant API never holds the read-back", () => {
   it("a silent products.list ends at the request timeout, tried twice, not hours later", async () => {
     fake.api.hostile = { kind: "silent-products" };
     const problem = await oneProblem({ requestTimeoutMs: 200 });
-    expect(problem).toMatchObject({ code: "MERCHANT_HTTP", reason: expect.stringMatching(/no answer within 0\.2 s\) \(after 1 retries\)/) });
+    expect(problem).toMatchObject({ code: "MERCHANT_HTTP", reason: expect.stringMatching(/products: no answer within 0\.2 s \(after 1 retries\)/) });
     expect(listed()).toBe(2);
   });
 
