@@ -7,7 +7,12 @@
  * Then the intraday push: a google-tsv file of N items sets the baseline, 1 % of the
  * prices change, and a refresh pushes: requests sent, products pushed.
  *
+ * Then, with --hostile, each hostile reply of issue 35 (the fake's api.hostile, a 429 with
+ * Retry-After 3600) against the default limits: how long until the read-back ends by
+ * itself, and the requests and bytes it took, beside the normal read-back above (baseline).
+ *
  *   npx tsx bench/merchant.ts --products 10000      (the full figures: --products 100000, 1000000)
+ *   npx tsx bench/merchant.ts --products 10000 --hostile
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -20,7 +25,8 @@ import { disapproval } from "../src/merchant/fake/state.js";
 import { MerchantSettings } from "../src/merchant/settings.js";
 import { syncMerchant } from "../src/merchant/sync.js";
 import type { ExplainAnswer } from "../src/explain/explain.js";
-import { flag } from "./common.js";
+import { flag, hasFlag } from "./common.js";
+import type { Hostile } from "../src/merchant/fake/hostile.js";
 import { writeFile } from "node:fs/promises";
 import { pushMerchant } from "../src/merchant/push/push.js";
 
@@ -69,6 +75,35 @@ try {
   const refresh = await pushMerchant({ outputDir: dir, channels: [channel], fullRun: false, now: new Date(), logger: silent });
   const f = refresh.figures[0]!;
   console.log(`refresh with 1 % of ${products} prices changed: ${f.pushed} products pushed, ${f.requests} Merchant API requests (data source + quota + inserts), ${((performance.now() - t) / 1000).toFixed(2)} s`);
+
+  if (hasFlag("hostile")) {
+    const cases: [string, () => void][] = [
+      ["429 with Retry-After: 3600", () => api.faults.push({ status: 429, retryAfterSeconds: 3600 })],
+      ...(
+        [
+          ["a nextPageToken that repeats", { kind: "repeat-page-token" }],
+          ["a silent products.list", { kind: "silent-products" }],
+          ["a silent token endpoint", { kind: "silent-token" }],
+          ['{"products": {}}', { kind: "products-object" }],
+          ["a page of 700 MB", { kind: "huge-page", bytes: 700 * 2 ** 20 }],
+        ] as [string, Hostile][]
+      ).map(([name, hostile]): [string, () => void] => [name, () => (api.hostile = hostile)]),
+    ];
+    console.log(`hostile replies, default limits (baseline: the read-back above, ${seconds.toFixed(2)} s):`);
+    for (const [name, arrange] of cases) {
+      arrange();
+      const listed = api.log.length;
+      const hugeBefore = api.hugeBytes;
+      const t0 = performance.now();
+      const hostile = await syncMerchant({ outputDir: dir, channels: [{ channel: "google-fr", settings, keyFile, feedLabel: "FR", contentLanguage: "fr" }], logger: createLogger({ write: () => {} }) });
+      const took = (performance.now() - t0) / 1000;
+      api.hostile = undefined;
+      // The fake counts what it wrote of a huge page once the client hung up.
+      if (api.hugeBytes === hugeBefore && name.includes("700")) await new Promise((resolve) => api.events.once("huge", resolve));
+      const reason = hostile.problems[0]?.reason ?? "(no problem)";
+      console.log(`  ${name}: ended in ${took.toFixed(2)} s, ${api.log.length - listed} API requests, ${Math.round((api.hugeBytes - hugeBefore) / 2 ** 20)} MB of huge page sent; reason (${reason.split("\n").length} line): ${reason.slice(0, 160)}`);
+    }
+  }
 } finally {
   await api.close();
   await rm(dir, { recursive: true, force: true });

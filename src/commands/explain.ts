@@ -51,11 +51,14 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
     if (!index) throw new PharmafeedError("NO_INDEX", `no explain index in ${outputDir}: run \`pharmafeed generate\` first (it writes state/explain.sqlite)`);
     let close = async (): Promise<void> => {};
     try {
+      const merchant = await import("../merchant/explain.js");
+      // A Google channel's feed id (its id.template around {{id}}) finds the product too.
+      const byFeedId = index.byId(query) ? undefined : merchant.catalogueIdFor(query, config.channels, (id) => index.byId(id) !== undefined);
       const answer = await explain({
         index,
         outputDir,
         channels: config.channels,
-        query,
+        query: byFeedId ?? query,
         ...(args.channel === undefined ? {} : { channel: args.channel }),
         limit: args.limit,
         sourceFilter: config.query.filter,
@@ -68,8 +71,9 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
           return fetchProduct(client, query);
         },
       });
+      if (byFeedId !== undefined) answer.query = query;
       // Google's verdicts, when a read-back kept some (src/merchant/): beside pharmafeed's own.
-      (await import("../merchant/explain.js")).attachGoogle(outputDir, answer);
+      merchant.attachGoogle(outputDir, answer, config.channels);
       process.stdout.write(args.json ? `${JSON.stringify(answer, null, 2)}\n` : renderExplain(answer));
     } finally {
       index.close();

@@ -11,12 +11,16 @@ import { createSign } from "node:crypto";
 import { inspect } from "node:util";
 import { request } from "undici";
 import { PharmafeedError } from "../errors.js";
+import { readCapped } from "./body.js";
 import type { ServiceAccountKey } from "./key.js";
+import { abortedBy, DEFAULT_LIMITS, requestSignal, secondsText } from "./limits.js";
 
 export const CONTENT_SCOPE = "https://www.googleapis.com/auth/content";
 const GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 /** Renewed this long before Google says it ends, so a request never carries a token that dies on the way. */
 const MARGIN_MS = 60_000;
+/** A token endpoint's answer is a few hundred bytes. */
+const MAX_GRANT_BYTES = 64 * 1024;
 
 const b64 = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString("base64url");
 
@@ -38,15 +42,20 @@ export class TokenSource {
   /** Grants asked for (for the figures and the tests). */
   grants = 0;
 
-  constructor(key: ServiceAccountKey, private readonly now: () => number = Date.now) {
+  constructor(
+    key: ServiceAccountKey,
+    private readonly now: () => number = Date.now,
+    /** A grant has the same timeout as any request: a silent token endpoint once held a run 303 s per grant. */
+    private readonly timeoutMs = DEFAULT_LIMITS.requestTimeoutMs,
+  ) {
     this.#key = key;
     this.clientEmail = key.client_email;
   }
 
-  /** A valid access token; concurrent callers share one grant. */
-  async token(): Promise<string> {
+  /** A valid access token; concurrent callers share one grant (stopped by the first caller's signal). */
+  async token(signal?: AbortSignal): Promise<string> {
     if (this.#token && this.#token.until > this.now()) return this.#token.value;
-    this.#pending ??= this.#grant().finally(() => (this.#pending = undefined));
+    this.#pending ??= this.#grant(signal).finally(() => (this.#pending = undefined));
     return this.#pending;
   }
 
@@ -55,17 +64,28 @@ export class TokenSource {
     this.#token = undefined;
   }
 
-  async #grant(): Promise<string> {
+  async #grant(caller?: AbortSignal): Promise<string> {
     this.grants++;
     const body = new URLSearchParams({ grant_type: GRANT, assertion: signAssertion(this.#key, this.now()) }).toString();
     let status: number;
     let text: string;
+    const signal = requestSignal(this.timeoutMs, caller);
     try {
-      const response = await request(this.#key.token_uri, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+      const response = await request(this.#key.token_uri, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body,
+        signal,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
       status = response.statusCode;
-      text = await response.body.text();
+      text = await readCapped(response.body, response.headers, MAX_GRANT_BYTES, `token endpoint ${this.#key.token_uri}`, status);
     } catch (cause) {
-      throw new PharmafeedError("MERCHANT_HTTP", `token endpoint ${this.#key.token_uri} unreachable: ${(cause as Error).message}`, { cause });
+      if (cause instanceof PharmafeedError) throw cause;
+      if (caller?.aborted) throw abortedBy(caller, cause);
+      const why = signal.aborted ? `no answer within ${secondsText(this.timeoutMs)}` : (cause as Error).message;
+      throw new PharmafeedError("MERCHANT_HTTP", `token endpoint ${this.#key.token_uri} unreachable: ${why}`, { cause });
     }
     let json: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown } = {};
     try {

@@ -4,14 +4,18 @@
  */
 import { inspect } from "node:util";
 import type { RetryPolicy } from "../core/retry.js";
+import { formatIssue } from "../core/issues.js";
+import { PharmafeedError } from "../errors.js";
 import { TokenSource } from "./auth.js";
-import { GOOGLE_API_URL, MerchantHttp, type MerchantRetry } from "./http.js";
+import { GOOGLE_API_URL, MerchantHttp, type MerchantRetry, oneLine } from "./http.js";
 import { readServiceAccountKey } from "./key.js";
+import { DEFAULT_LIMITS, type MerchantLimits } from "./limits.js";
 import { productSegment, type ProductKey } from "./names.js";
 import {
   AccountIssuesPage,
   type AccountIssue,
   DataSource,
+  type DataSourceReference,
   DataSourcesPage,
   Product,
   ProductsPage,
@@ -31,6 +35,17 @@ export interface MerchantClientOptions {
   retry?: RetryPolicy;
   onRetry?: (event: MerchantRetry) => void;
   signal?: AbortSignal;
+  /** Caps on what Google may take of a run (limits.ts); tests lower them. */
+  limits?: Partial<MerchantLimits>;
+}
+
+/** The reply, or one line saying where it differs from what the reference describes (never zod's JSON). */
+function parseAs<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly unknown[] } } }, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues as Parameters<typeof formatIssue>[0][];
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  throw new PharmafeedError("MERCHANT_HTTP", `${what}: the reply does not have the shape Google's reference gives: ${oneLine(formatIssue(issues[0]!, value), 200)}${more}`);
 }
 
 /** A product the API sent that does not have the shape of one: counted, never fatal. */
@@ -44,16 +59,19 @@ export class MerchantClient {
   readonly tokens: TokenSource;
   readonly #http: MerchantHttp;
   readonly #signal: AbortSignal | undefined;
+  readonly limits: MerchantLimits;
 
-  private constructor(options: MerchantClientOptions, tokens: TokenSource) {
+  private constructor(options: MerchantClientOptions, tokens: TokenSource, limits: MerchantLimits) {
     this.accountId = options.accountId;
     this.tokens = tokens;
-    this.#http = new MerchantHttp(options.apiUrl ?? GOOGLE_API_URL, tokens, options.retry, options.onRetry);
+    this.limits = limits;
+    this.#http = new MerchantHttp(options.apiUrl ?? GOOGLE_API_URL, tokens, options.retry, options.onRetry, limits);
     this.#signal = options.signal;
   }
 
   static async open(options: MerchantClientOptions): Promise<MerchantClient> {
-    return new MerchantClient(options, new TokenSource(await readServiceAccountKey(options.keyFile)));
+    const limits = { ...DEFAULT_LIMITS, ...options.limits };
+    return new MerchantClient(options, new TokenSource(await readServiceAccountKey(options.keyFile), Date.now, limits.requestTimeoutMs), limits);
   }
 
   get requests(): number {
@@ -72,13 +90,25 @@ export class MerchantClient {
     return this.#http.call<T>("GET", path, { ...(query ? { query } : {}), ...(this.#signal ? { signal: this.#signal } : {}) });
   }
 
-  /** Each page of a list resource, parsed, following nextPageToken to the end. */
-  async *#pages<P extends { nextPageToken?: string | undefined }>(path: string, pageSize: number, schema: { parse(value: unknown): P }): AsyncGenerator<P> {
+  /**
+   * Each page of a list resource, parsed, following nextPageToken to the end. A token seen
+   * before would loop forever (once 150,000 requests in a minute): the list stops there, as
+   * it does past maxPages, with an error that says so.
+   */
+  async *#pages<P extends { nextPageToken?: string | undefined }>(path: string, pageSize: number, schema: Parameters<typeof parseAs<P>>[0]): AsyncGenerator<P> {
+    const seen = new Set<string>();
     let pageToken: string | undefined;
+    let pages = 0;
     do {
-      const page = schema.parse(await this.#get(path, { pageSize, pageToken }));
+      if (pages >= this.limits.maxPages) throw new PharmafeedError("MERCHANT_HTTP", `GET /${path}: more than ${this.limits.maxPages} pages: stopped there (the cap of a list)`);
+      const page = parseAs(schema, await this.#get(path, { pageSize, pageToken }), `GET /${path} (page ${pages + 1})`);
+      pages++;
       yield page;
       pageToken = page.nextPageToken || undefined;
+      if (pageToken !== undefined && seen.has(pageToken)) {
+        throw new PharmafeedError("MERCHANT_HTTP", `GET /${path}: page ${pages} sent a nextPageToken already followed (${oneLine(pageToken, 40)}): the list would never end; stopped`);
+      }
+      if (pageToken !== undefined) seen.add(pageToken);
     } while (pageToken);
   }
 
@@ -109,10 +139,26 @@ export class MerchantClient {
     return sources;
   }
 
+  /** developerRegistration.registerGcp: links the key's Cloud project to the account (once; the caller needs ADMIN access). */
+  async registerGcp(developerEmail: string): Promise<void> {
+    await this.#http.call("POST", `accounts/v1/${this.#account}/developerRegistration:registerGcp`, { body: { developerEmail }, ...(this.#signal ? { signal: this.#signal } : {}) });
+  }
+
   /** A supplemental API data source (no file input): what productInputs.insert writes into. */
   async createSupplementalDataSource(displayName: string): Promise<DataSource> {
     const body = { displayName, supplementalProductDataSource: {} };
-    return DataSource.parse(await this.#http.call("POST", `datasources/v1/${this.#account}/dataSources`, { body, ...(this.#signal ? { signal: this.#signal } : {}) }));
+    return parseAs(DataSource, await this.#http.call("POST", `datasources/v1/${this.#account}/dataSources`, { body, ...(this.#signal ? { signal: this.#signal } : {}) }), "dataSources.create");
+  }
+
+  /**
+   * Replaces a primary data source's default rule (dataSources.patch with the update mask
+   * Google's own sample uses): what links a supplemental source, so that its values count.
+   */
+  async setDefaultRule(primary: string, takeFromDataSources: DataSourceReference[]): Promise<DataSource> {
+    const body = { name: primary, primaryProductDataSource: { defaultRule: { takeFromDataSources } } };
+    const path = `datasources/v1/${primary}`;
+    const reply = await this.#http.call("PATCH", path, { query: { updateMask: "primaryProductDataSource.defaultRule" }, body, ...(this.#signal ? { signal: this.#signal } : {}) });
+    return parseAs(DataSource, reply, "dataSources.patch");
   }
 
   async quotas(): Promise<QuotaGroup[]> {

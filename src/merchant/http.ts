@@ -4,7 +4,9 @@
  * a 429 `quota/request_rate_too_high`, a 5xx or a network error waits (Retry-After or
  * exponential backoff with full jitter) and tries again; a daily limit does not (it
  * resets at 12:00 UTC); a 401 renews the token once, then names what to do
- * (developer registration, the key, the account's users).
+ * (developer registration, the key, the account's users). Every request is bounded
+ * (limits.ts): a timeout and the run's signal, a byte cap on the reply, a Retry-After
+ * longer than a run waits ends the work for this run.
  */
 import { inspect } from "node:util";
 import { Pool } from "undici";
@@ -13,6 +15,8 @@ import type { RetryPolicy } from "../core/retry.js";
 import { PharmafeedError } from "../errors.js";
 import { VERSION } from "../version.js";
 import type { TokenSource } from "./auth.js";
+import { readCapped } from "./body.js";
+import { abortedBy, DEFAULT_LIMITS, type MerchantLimits, requestSignal, secondsText } from "./limits.js";
 
 export const GOOGLE_API_URL = "https://merchantapi.googleapis.com";
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 6, baseMs: 1000, maxMs: 60_000, jitter: "full" };
@@ -38,6 +42,21 @@ export interface MerchantRetry {
   reason: string;
 }
 
+/** Google's words on one line, never longer than a line should be (a proxy's page, a stack). */
+export function oneLine(text: string, max = 1000): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
+}
+
+function parseReply<T>(text: string, what: string): T {
+  if (text === "") return {} as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new PharmafeedError("MERCHANT_HTTP", `${what}: the reply is not JSON (${oneLine(text, 80) || "empty"})`);
+  }
+}
+
 function googleError(text: string): GoogleError {
   try {
     const parsed = JSON.parse(text) as { error?: GoogleError };
@@ -60,26 +79,31 @@ export class MerchantHttp {
     private readonly tokens: TokenSource,
     private readonly retry: RetryPolicy = DEFAULT_RETRY,
     private readonly onRetry: (event: MerchantRetry) => void = () => {},
+    readonly limits: MerchantLimits = DEFAULT_LIMITS,
   ) {
     const url = new URL(rootUrl);
     this.rootUrl = rootUrl;
     this.#prefix = url.pathname.replace(/\/+$/, "");
-    this.#pool = new Pool(url.origin, { connections: 4, headersTimeout: 120_000, bodyTimeout: 120_000 });
+    this.#pool = new Pool(url.origin, { connections: 4, headersTimeout: limits.requestTimeoutMs, bodyTimeout: limits.requestTimeoutMs });
   }
 
   async call<T>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, options: CallOptions = {}): Promise<T> {
     const query = Object.entries(options.query ?? {}).filter((e): e is [string, string | number] => e[1] !== undefined);
     const search = query.length > 0 ? `?${new URLSearchParams(query.map(([k, v]): [string, string] => [k, String(v)])).toString()}` : "";
     let failures = 0;
+    let silences = 0;
     let renewed = false;
+    const what = `${method} /${path}`;
     for (;;) {
       options.signal?.throwIfAborted();
       let status: number;
       let text: string;
       let retryAfter: string | string[] | undefined;
+      let signal: AbortSignal | undefined;
       try {
-        const token = await this.tokens.token();
+        const token = await this.tokens.token(options.signal);
         this.requests++;
+        signal = requestSignal(this.limits.requestTimeoutMs, options.signal);
         const response = await this.#pool.request({
           method,
           path: `${this.#prefix}/${path}${search}`,
@@ -89,19 +113,22 @@ export class MerchantHttp {
             ...(options.body === undefined ? {} : { "content-type": "application/json" }),
           },
           ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-          ...(options.signal ? { signal: options.signal } : {}),
+          signal,
         });
         status = response.statusCode;
         retryAfter = response.headers["retry-after"];
-        text = await response.body.text();
+        text = await readCapped(response.body, response.headers, this.limits.maxReplyBytes, what, status);
       } catch (error) {
-        if (error instanceof PharmafeedError || options.signal?.aborted) throw error;
+        if (error instanceof PharmafeedError) throw error;
+        if (options.signal?.aborted) throw abortedBy(options.signal, error);
         status = 0;
-        text = (error as Error).message;
+        // The request's own timeout (a silent server): a network failure like any other, retried within the run's cap.
+        if (signal?.aborted) silences++;
+        text = signal?.aborted ? `no answer within ${secondsText(this.limits.requestTimeoutMs)}` : (error as Error).message;
       }
-      if (status >= 200 && status < 300) return (text === "" ? {} : JSON.parse(text)) as T;
+      if (status >= 200 && status < 300) return parseReply<T>(text, what);
       const google = googleError(text);
-      const reason = `${method} /${path}: ${status === 0 ? `no answer (${text})` : `HTTP ${status}${google.message ? ` ${google.message}` : ""}`}`;
+      const reason = `${what}: ${status === 0 ? (text.startsWith("no answer") ? text : `no answer (${oneLine(text, 300)})`) : `HTTP ${status}${google.message ? ` ${oneLine(google.message, 500)}` : ""}`}`;
       const reasons = (google.details ?? []).map((d) => d.reason ?? "").join(" ");
       if (status === 401 && !renewed && !/not registered/i.test(google.message ?? "")) {
         // A token revoked or expired early: one new grant, then the answer stands.
@@ -114,10 +141,18 @@ export class MerchantHttp {
         throw new PharmafeedError("MERCHANT_QUOTA", `${reason}; the daily quota resets at 12:00 UTC`, { context: { status, apiCode: reasons } });
       }
       const transient = status === 0 || status === 429 || status >= 500;
-      if (!transient || failures >= this.retry.maxRetries) {
+      // A server silent twice in a row is not waited on a third time: six silences once held a run for 15 minutes.
+      if (!transient || failures >= this.retry.maxRetries || silences >= 2) {
         throw new PharmafeedError("MERCHANT_HTTP", failures > 0 ? `${reason} (after ${failures} retries)` : reason, { context: { status, ...(reasons ? { apiCode: reasons } : {}) } });
       }
-      const delayMs = (status === 429 ? parseRetryAfter(retryAfter) : undefined) ?? backoffDelay(failures, this.retry);
+      const asked = status === 429 || status === 503 ? parseRetryAfter(retryAfter) : undefined;
+      if (asked !== undefined && asked > this.limits.maxRetryAfterMs) {
+        // Waiting an hour would hold the run (and once held the output lock) for that hour.
+        throw new PharmafeedError(status === 429 ? "MERCHANT_QUOTA" : "MERCHANT_HTTP", `${reason}; Google asks to wait ${secondsText(asked)} (Retry-After), more than the ${secondsText(this.limits.maxRetryAfterMs)} a run waits: given up until the next run`, {
+          context: { status, retryAfterMs: asked },
+        });
+      }
+      const delayMs = asked ?? backoffDelay(failures, this.retry);
       failures++;
       this.retries++;
       this.onRetry({ path, attempt: failures, delayMs, reason });
@@ -136,8 +171,8 @@ export class MerchantHttp {
 
 function authAdvice(status: number, message: string, reason: string): string {
   if (/not registered/i.test(message)) {
-    return `${reason}. The Google Cloud project of the service account is not registered with this Merchant Center account: run the one-time developerRegistration.registerGcp step (docs/google-merchant.md, "Set-up")`;
+    return `${reason}. The Google Cloud project of the service account is not registered with this Merchant Center account: run \`pharmafeed merchant register --developer-email <you>\` once (developerRegistration.registerGcp; docs/google-merchant.md, "Set-up")`;
   }
-  if (status === 403) return `${reason}. Add the service account's e-mail as a user of the Merchant Center account (standard access).`;
+  if (status === 403) return `${reason}. Add the service account's e-mail as a user of the Merchant Center account (Admin access: the developer registration needs it).`;
   return `${reason}. The token was refused twice: check the service account key (revoked, deleted) and its project.`;
 }

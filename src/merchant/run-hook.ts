@@ -1,8 +1,10 @@
 /**
- * The run's one seam to the Merchant API (a hook of pipeline/run.ts): after the feeds are
- * published, read Google's statuses back for the run's feeds that have an account,
+ * The run's one seam to the Merchant API (a hook of pipeline/run.ts, run after the feeds are
+ * published and the run's output lock released, under Google's own lock, lock.ts): push
+ * intraday prices, read Google's statuses back for the run's feeds that have an account,
  * and send the Merchant Center alerts (alerts.ts). What fails comes back as Problems
- * (kind "merchant"): the run is degraded, never failed.
+ * (kind "merchant"): the run is degraded, never failed. Never throws: a SIGTERM during
+ * this part is a Problem too, since the feeds are already out.
  */
 import type { LoadedConfig } from "../config/types.js";
 import type { Logger } from "../log.js";
@@ -11,6 +13,7 @@ import type { ChannelEntry, Problem } from "../publish/manifest.js";
 import type { AfterPublishHook } from "../publish/run-parts.js";
 import { PUSHABLE_LAYOUTS } from "./push/values.js";
 import { merchantAlerts } from "./alerts.js";
+import { takeMerchantLock } from "./lock.js";
 import type { MerchantChannel } from "./settings.js";
 import type { SyncResult } from "./sync.js";
 
@@ -36,7 +39,7 @@ export async function sendMerchantAlerts(config: Pick<LoadedConfig, "notify" | "
   }
 }
 
-/** The run's hook (publish/run-parts.ts): Google's work once the feeds are published. */
+/** The run's hook (publish/run-parts.ts): Google's work once the feeds are published and the output lock released (pipeline/run.ts, late-manifest.ts). */
 export function merchantHook(options: Omit<AfterRunOptions, "outputDir" | "dryRun" | "entries">): AfterPublishHook {
   return {
     name: "merchant",
@@ -44,9 +47,31 @@ export function merchantHook(options: Omit<AfterRunOptions, "outputDir" | "dryRu
   };
 }
 
-/** Intraday push first (Google gets today's prices sooner), then the read-back. */
+/** Intraday push first (Google gets today's prices sooner), then the read-back; under Google's lock. */
 async function merchantAfterRun(options: AfterRunOptions): Promise<Problem[]> {
-  if (options.dryRun) return [];
+  if (options.dryRun || !options.config.channels.some((c) => c.merchant)) return [];
+  let lock;
+  try {
+    lock = await takeMerchantLock(options.outputDir);
+  } catch (error) {
+    return [{ kind: "merchant", code: "MERCHANT_STORE", reason: `Google's work could not start: ${(error as Error).message}` }];
+  }
+  if (!lock) {
+    // The last run's push or read-back is still going (Google is slow): it reports for itself; the next run tries again.
+    options.logger.warn("merchant: another process is talking to Google for this output directory; this run's push and read-back are skipped", { lock: "state/.merchant.lock" });
+    return [];
+  }
+  try {
+    return await underLock(options);
+  } catch (error) {
+    if (!options.signal?.aborted) throw error;
+    return [{ kind: "merchant", code: "INTERRUPTED", reason: "interrupted (SIGTERM or SIGINT) while talking to Google: the feeds are published; Google's statuses and the intraday push wait for the next run" }];
+  } finally {
+    await lock.release();
+  }
+}
+
+async function underLock(options: AfterRunOptions): Promise<Problem[]> {
   const problems: Problem[] = [];
   const published = new Map(options.entries.filter((e) => e.published === true).map((e) => [e.name, e.file]));
   const pushing = options.config.channels.flatMap((c) => {
@@ -56,7 +81,8 @@ async function merchantAfterRun(options: AfterRunOptions): Promise<Problem[]> {
   });
   if (pushing.length > 0) {
     const { pushMerchant } = await import("./push/push.js");
-    const pushed = await pushMerchant({ outputDir: options.outputDir, channels: pushing, fullRun: options.sourceUsed !== "snapshot", now: options.now, logger: options.logger });
+    const pushed = await pushMerchant({ outputDir: options.outputDir, channels: pushing, fullRun: options.sourceUsed !== "snapshot", now: options.now, logger: options.logger, ...(options.signal ? { signal: options.signal } : {}) });
+    options.signal?.throwIfAborted();
     problems.push(...pushed.problems);
   }
   const channels = options.config.channels.flatMap((c) => (c.merchant?.settings.readAfterRun ? [c.merchant] : []));

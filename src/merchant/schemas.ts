@@ -59,10 +59,23 @@ export const AccountIssue = z.object({
 export type AccountIssue = z.infer<typeof AccountIssue>;
 export const AccountIssuesPage = z.object({ accountIssues: z.array(AccountIssue).default([]), nextPageToken: z.string().optional() });
 
+/** One entry of a default rule: the primary source itself (`self`) or a supplemental one, by name. */
+export const DataSourceReference = z.object({ self: z.boolean().optional(), supplementalDataSourceName: z.string().optional(), primaryDataSourceName: z.string().optional() });
+export type DataSourceReference = z.infer<typeof DataSourceReference>;
+
+export const PrimaryProductDataSource = z.object({
+  /** Both unset: the source takes products of any feed label and language. */
+  feedLabel: z.string().optional(),
+  contentLanguage: z.string().optional(),
+  /** Google takes each attribute from the first source of this list that has it. */
+  defaultRule: z.object({ takeFromDataSources: z.array(DataSourceReference).default([]) }).optional(),
+});
+
 export const DataSource = z.object({
   name: z.string(),
   dataSourceId: z.string().optional(),
   displayName: z.string().default(""),
+  primaryProductDataSource: PrimaryProductDataSource.optional(),
   supplementalProductDataSource: z.object({ feedLabel: z.string().optional(), contentLanguage: z.string().optional() }).optional(),
   input: z.string().optional(),
 });

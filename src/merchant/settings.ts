@@ -31,6 +31,22 @@ export const MerchantSettings = z
       })
       .strict()
       .prefault({}),
+    /** What Google may take of a run (src/merchant/limits.ts): past these, the push or read-back stops for this run. */
+    limits: z
+      .object({
+        /** One request or token grant, from sending it to its last byte. */
+        requestTimeoutSeconds: z.number().positive().max(3600).default(30),
+        /** A 429/503 asking to wait longer ends the push or read-back until the next run. */
+        maxRetryAfterSeconds: z.number().min(0).max(3600).default(120),
+        /** A reply (a page of products) larger than this is refused once. */
+        maxReplyMegabytes: z.number().positive().max(2048).default(64),
+        /** Pages of one list (1000 products each). */
+        maxPages: z.number().int().min(1).default(10_000),
+        /** The whole read-back, and the whole push, of a run. */
+        maxMinutes: z.number().positive().max(24 * 60).default(15),
+      })
+      .strict()
+      .prefault({}),
     /** Intraday prices and stock through the API (generate --source snapshot). */
     push: z
       .object({

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { buildStore, openStore, STATE_DIR, type Db, type StoreBuilder } from "../store/sqlite.js";
 import type { AccountIssue, ItemLevelIssue, Product } from "./schemas.js";
-import { countriesOf, type CountryVerdict, type ProductState, stateOf } from "./verdict.js";
+import { countriesOf, type CountryVerdict, mergeIssues, type ProductIssue, type ProductState, stateOf } from "./verdict.js";
 
 export const MERCHANT_KIND = { name: "merchant", version: 1 };
 export const MERCHANT_FILE = "merchant.sqlite";
@@ -53,7 +53,8 @@ export interface GoogleVerdict {
   offerId: string;
   state: ProductState;
   countries: CountryVerdict[];
-  issues: ItemLevelIssue[];
+  /** Once each, with the reporting contexts Google listed it in. */
+  issues: ProductIssue[];
 }
 
 const TOP = 20;
@@ -122,9 +123,9 @@ export class MerchantStoreWriter {
   }
 
   /** Writes one product's verdict; returns what the tally needs. */
-  put(channel: string, product: Product): { state: ProductState; issues: ItemLevelIssue[] } {
+  put(channel: string, product: Product): { state: ProductState; issues: ProductIssue[] } {
     const countries = countriesOf(product.productStatus);
-    const issues = product.productStatus?.itemLevelIssues ?? [];
+    const issues = mergeIssues(product.productStatus?.itemLevelIssues ?? []);
     const state = stateOf(countries, issues);
     this.#insert.run(channel, product.offerId, state, JSON.stringify({ c: countries, i: issues }));
     return { state, issues };
@@ -225,5 +226,6 @@ interface Row {
 
 function verdictOf(row: Row, feed: FeedSummary | undefined): GoogleVerdict {
   const { c, i } = JSON.parse(row.verdict) as { c: CountryVerdict[]; i: ItemLevelIssue[] };
-  return { channel: row.channel, accountId: feed?.accountId ?? "", syncedAt: feed?.syncedAt ?? "", offerId: row.offer_id, state: row.state, countries: c, issues: i };
+  // Merged again when read: a file of an earlier read-back kept one entry per context.
+  return { channel: row.channel, accountId: feed?.accountId ?? "", syncedAt: feed?.syncedAt ?? "", offerId: row.offer_id, state: row.state, countries: c, issues: mergeIssues(i) };
 }

@@ -8,7 +8,9 @@
  *   a failed account ─> its feeds keep the previous rows, and a Problem (kind "merchant")
  *
  * Never throws for Google's answers: whatever fails becomes a Problem, so a run that
- * published its feeds stays a run that published its feeds (degraded, not failed).
+ * published its feeds stays a run that published its feeds (degraded, not failed). Bounded
+ * (limits.ts): past its deadline the accounts not read keep their previous rows; the
+ * run's signal (SIGTERM) stops it, the temporary store removed, and is thrown.
  */
 import { join } from "node:path";
 import type { Logger } from "../log.js";
@@ -18,6 +20,8 @@ import { STATE_DIR } from "../store/sqlite.js";
 import type { Problem } from "../publish/manifest.js";
 import { isPharmafeedError } from "../errors.js";
 import { MerchantClient, type MerchantClientOptions } from "./client.js";
+import { oneLine } from "./http.js";
+import { abortedBy, deadline, limitsOf } from "./limits.js";
 import { writeIssuesReport } from "./report.js";
 import type { MerchantChannel } from "./settings.js";
 import { FeedTally, type FeedSummary, MerchantStoreWriter } from "./store.js";
@@ -84,6 +88,15 @@ function byAccount(channels: readonly MerchantChannel[]): MerchantChannel[][] {
 }
 
 export async function syncMerchant(options: SyncOptions): Promise<SyncResult> {
+  const limit = deadline({ ...limitsOf(options.channels[0]?.settings), ...options.client?.limits }.totalMs, "the read-back of Google's statuses", options.signal);
+  try {
+    return await syncWithin(options, limit.signal);
+  } finally {
+    limit.clear();
+  }
+}
+
+async function syncWithin(options: SyncOptions, signal: AbortSignal): Promise<SyncResult> {
   const { logger } = options;
   const syncedAt = (options.now ?? new Date()).toISOString();
   const result: SyncResult = { feeds: [], previous: new Map(), problems: [], requests: 0 };
@@ -104,23 +117,27 @@ export async function syncMerchant(options: SyncOptions): Promise<SyncResult> {
       const first = group[0]!;
       let client: MerchantClient | undefined;
       try {
+        signal.throwIfAborted();
         if (first.keyFile === "") throw new Error("no service account key: merchant.credentials is empty (is GOOGLE_APPLICATION_CREDENTIALS set?)");
         client = await MerchantClient.open({
           accountId: first.settings.accountId,
           keyFile: first.keyFile,
           apiUrl: first.settings.apiUrl,
           onRetry: (e) => logger.warn("merchant: retry", { path: e.path, attempt: e.attempt, delayMs: e.delayMs, reason: e.reason }),
-          ...(options.signal ? { signal: options.signal } : {}),
           ...options.client,
+          limits: { ...limitsOf(first.settings), ...options.client?.limits },
+          signal,
         });
         const feeds = await readAccount(store, group, client, syncedAt, logger);
         for (const feed of feeds) store.finishFeed(feed);
         result.feeds.push(...feeds);
         logger.info("merchant: statuses read", { account: first.settings.accountId, requests: client.requests, ...Object.fromEntries(feeds.map((f) => [f.channel, `${f.approved} approved, ${f.pending} pending, ${f.disapproved} disapproved`])) });
-      } catch (error) {
-        if (options.signal?.aborted) throw error;
+      } catch (caught) {
+        if (options.signal?.aborted) throw caught;
+        const error = abortedBy(signal, caught);
         const code = isPharmafeedError(error) ? error.code : "MERCHANT_HTTP";
-        const reason = `Google's statuses for account ${first.settings.accountId} were not read: ${(error as Error).message}`;
+        // One line, whatever the cause said (a proxy's page, a library's multi-line message).
+        const reason = `Google's statuses for account ${first.settings.accountId} were not read: ${oneLine((error as Error).message, 2000)}`;
         logger.warn("merchant: read-back failed", { account: first.settings.accountId, code, reason });
         for (const c of group) {
           result.problems.push({ kind: "merchant", code, channel: c.channel, reason });

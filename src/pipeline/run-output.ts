@@ -12,7 +12,7 @@ import { IMAGES_DIR } from "../images/store.js";
 import type { Logger } from "../log.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import { rollForward } from "../publish/journal.js";
-import { acquireLock, LOCK_FILE, type Lock } from "../publish/lock.js";
+import { acquireLock, isAlive, LOCK_FILE, type Lock } from "../publish/lock.js";
 import { HISTORY_DIR, type Manifest, MANIFEST_FILE, readPreviousManifest } from "../publish/manifest.js";
 import { STATE_DIR } from "../store/sqlite.js";
 import { recordFailedRun } from "./failed-run.js";
@@ -27,7 +27,8 @@ async function removeDeadTemporaries(dir: string): Promise<void> {
   }
   await Promise.all(
     names
-      .filter((name) => /^\..+\.tmp-\d+$/.test(name) && Number(name.split("-").at(-1)) !== process.pid)
+      // A live pid's are spared: the last run's push and read-back go on outside the output lock (merchant/lock.ts).
+      .filter((name) => /^\..+\.tmp-\d+$/.test(name) && Number(name.split("-").at(-1)) !== process.pid && !isAlive(Number(name.split("-").at(-1))))
       .map((name) => rm(join(dir, name), { force: true })),
   );
 }

@@ -11,8 +11,8 @@
  *           run's image pipeline, see images/pipeline.ts)
  *   ─> local publish: per channel footer ─> sample parse ─> gate ─> journal ─> rename; manifest.json
  *   ─> sinks, kept state (run-parts.ts): snapshot, state log + explain index, image cache
- *   ─> hooks, after the publish: destinations (S3, SFTP, FTP), Google's push and read-back
- *   ─> unlock
+ *   ─> hooks, after the publish: destinations (S3, SFTP, FTP)
+ *   ─> unlock ─> Google's push and read-back, under a lock of their own (merchant/lock.ts)
  *
  * Nothing is held per product: memory stays flat whatever the catalogue size. A source failure
  * aborts every channel (the live files stay); a channel failure stops that channel only. A new
@@ -26,8 +26,10 @@ import { checkImageConfig } from "../images/check.js";
 import type { ImageRunOptionsInput } from "../images/options.js";
 import type { ImageStats } from "../images/pipeline.js";
 import type { Logger } from "../log.js";
+import { settleUnlocked } from "../merchant/late-manifest.js";
 import { merchantHook } from "../merchant/run-hook.js";
 import type { Manifest } from "../publish/manifest.js";
+import type { PublishedRun } from "../publish/run-parts.js";
 import { preparePreview } from "../publish/preview.js";
 import type { SourceMode } from "../snapshot/run-source.js";
 import { recordFailedRun } from "./failed-run.js";
@@ -89,6 +91,9 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   const client = createCatalogueClient(config.source, { onEvent: retryLogger(logger) });
   const parts = new RunParts();
   let offersRefused: OffersRefusedFigures | undefined;
+  let result: GenerateResult;
+  let settled: PublishedRun;
+  let sourceUsed: "full" | "delta" | "snapshot";
   try {
     const previous = await prepareOutput(outputDir, logger);
     // A dry run writes its feeds and reports into output/preview/ instead (see publish/preview.ts).
@@ -116,10 +121,11 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       runs: parts.runs,
       offers: offers ? { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount } : undefined,
     });
-    // After the local publish, which never waits on a remote server or on Google.
-    const hooks = [destinationsHook(config, logger), merchantHook({ config, logger, sourceUsed: figures.sync.used, now: started, ...signal })];
-    const manifest = await parts.settle({ outputDir, manifest: published.manifest, entries: published.entries, dryRun }, hooks, !previewDir);
-    return { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images } : {}) };
+    // After the local publish, which never waits on a remote server.
+    const manifest = await parts.settle({ outputDir, manifest: published.manifest, entries: published.entries, dryRun }, [destinationsHook(config, logger)], !previewDir);
+    result = { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images } : {}) };
+    settled = { outputDir, manifest, entries: published.entries, dryRun };
+    sourceUsed = figures.sync.used;
   } catch (error) {
     await parts.abort();
     if (!dryRun) await recordFailedRun({ outputDir, config, startedAt: started, error, interrupted: options.signal?.aborted === true, logger, ...(offersRefused ? { offersRefused } : {}) });
@@ -128,4 +134,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     await client.close().catch(() => {});
     await lock.release();
   }
+  // Google after the output lock is released: however long it takes, it holds neither the feeds nor the next run.
+  if (!dryRun) result.manifest = await settleUnlocked(settled, merchantHook({ config, logger, sourceUsed, now: started, ...signal }), logger, config.lock?.staleAfterMs);
+  return result;
 }

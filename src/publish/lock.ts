@@ -38,6 +38,8 @@ export interface LockOptions {
   heartbeatMs?: number;
   /** Said when the heartbeat finds the lock taken from this run (it then stops). */
   onLost?: (holder: string) => void;
+  /** The lock file's name in the directory (default LOCK_FILE): Google's work has a lock of its own (merchant/lock.ts). */
+  name?: string;
 }
 
 interface LockOwner {
@@ -56,7 +58,7 @@ export interface Lock {
   release(): Promise<void>;
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -147,7 +149,7 @@ async function takeOver(file: string, seen: Seen, content: string): Promise<bool
 }
 
 export async function acquireLock(outputDir: string, options: LockOptions = {}): Promise<Lock> {
-  const file = join(outputDir, LOCK_FILE);
+  const file = join(outputDir, options.name ?? LOCK_FILE);
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
   const heartbeatMs = options.heartbeatMs ?? Math.min(30_000, Math.max(10, Math.floor(staleAfterMs / 10)));
   const owner: LockOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), token: randomBytes(12).toString("hex") };

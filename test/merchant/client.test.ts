@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PharmafeedError } from "../../src/errors.js";
 import { makeTestKey, writeTestKey } from "../../src/merchant/fake/key.js";
 import { parseProductSegment, productSegment } from "../../src/merchant/names.js";
+import { registerAccounts } from "../../src/merchant/register.js";
+import { MerchantSettings } from "../../src/merchant/settings.js";
 import { join } from "node:path";
 import { startFake, type FakeSetup } from "./helpers.js";
 
@@ -72,8 +74,17 @@ describe("MerchantClient", () => {
     const client = await fake.client();
     const error = await allOffers(client).catch((e: unknown) => e as PharmafeedError);
     expect((error as PharmafeedError).code).toBe("MERCHANT_AUTH");
-    expect((error as PharmafeedError).message).toMatch(/registerGcp/);
-    fake.account.registered = true;
+    expect((error as PharmafeedError).message).toMatch(/pharmafeed merchant register --developer-email/);
+    // merchant register: with the key itself (no impersonation); a person's e-mail, never a service account's.
+    const settings = MerchantSettings.parse({ accountId: fake.account.id, credentials: fake.keyFile, apiUrl: fake.api.url });
+    const channel = { channel: "google-fr", settings, keyFile: fake.keyFile, feedLabel: "FR", contentLanguage: "fr" };
+    await expect(registerAccounts([channel], fake.key.key.client_email)).rejects.toMatchObject({ code: "USAGE" });
+    // A user of the account without ADMIN access is refused, with what to do.
+    fake.api.admins.clear();
+    await expect(registerAccounts([channel], "dev@pharmacie.example")).rejects.toMatchObject({ code: "MERCHANT_AUTH", message: expect.stringMatching(/ADMIN access.*Admin access: the developer registration needs it/) });
+    fake.api.admins.set(fake.account.id, new Set([fake.key.key.client_email]));
+    expect(await registerAccounts([channel, { ...channel, channel: "google-fr-2" }], "dev@pharmacie.example")).toEqual([expect.stringMatching(/^Merchant Center \d+: the Google Cloud project of feeds@.* is registered \(developer contact dev@pharmacie\.example\)/)]);
+    expect([fake.account.registered, fake.account.registeredEmail]).toEqual([true, "dev@pharmacie.example"]);
     fake.account.add(["X"]);
     expect(await allOffers(client)).toEqual(["X"]);
   });

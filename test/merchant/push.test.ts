@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCatalogue } from "../../src/sandbox/index.js";
+import { getProduct } from "../../src/merchant/fake/products.js";
 import { planPush, type OfferState } from "../../src/merchant/push/plan.js";
 import { attributesOf, money, type Values } from "../../src/merchant/push/values.js";
 import { channelsForEveryPreset, removeTemporaries, tempDir, type ChannelFileJson } from "../e2e/config.js";
@@ -79,6 +80,8 @@ describe("a refresh pushes changed prices and stock", () => {
     out = join(await tempDir(), "out");
     await bench.run(bench.config, out, T0, { source: "full" });
     inFeed = await feedIds();
+    // Google fetched the nightly file: its products, at the file's price.
+    fake.account.add(inFeed, { feedLabel: "FR", contentLanguage: "fr" });
   }, 120_000);
   afterAll(async () => {
     await Promise.all([bench?.close(), fake?.close()]);
@@ -98,7 +101,33 @@ describe("a refresh pushes changed prices and stock", () => {
     expect(sent.find((s) => s.offerId === b)!.productAttributes["availability"]).toBe("OUT_OF_STOCK");
     expect(fake.account.dataSources.map((d) => d.displayName)).toEqual(["Nightly feed file", "pharmafeed intraday google-fr"]);
     expect(new Set(inserts().map((r) => r.query["dataSource"]))).toEqual(new Set([fake.account.dataSources[1]!.name]));
+    // Linked in the primary source's default rule, ahead of the file: what Google shows is the pushed price.
+    const supplemental = fake.account.dataSources[1]!.name;
+    expect(fake.account.primary.defaultRule).toEqual([{ supplementalDataSourceName: supplemental }, { self: true }]);
+    const shown = getProduct(fake.account, `fr~FR~${a}`).body as { productAttributes: { price: unknown } };
+    expect(shown.productAttributes.price).toEqual({ amountMicros: "17490000", currencyCode: "EUR" });
   }, 60_000);
+
+  it("the link is checked on every push: put back when removed, reported when no primary source takes the feed", async () => {
+    const [, , c, d] = inFeed;
+    fake.account.primary.defaultRule = [{ self: true }];
+    await bench.writeOffers(rows.map((r) => (r.id === c ? { ...r, price: "18.00" } : r)));
+    const relinked = await bench.run(bench.config, out, T0 + HOUR + 60_000, { source: "snapshot" });
+    expect(relinked.manifest.status).toBe("ok");
+    expect(fake.account.primary.defaultRule?.[0]).toEqual({ supplementalDataSourceName: fake.account.dataSources[1]!.name });
+
+    Object.assign(fake.account.primary, { feedLabel: "DE", contentLanguage: "de", defaultRule: [{ self: true }] });
+    try {
+      await bench.writeOffers(rows.map((r) => (r.id === d ? { ...r, price: "18.50" } : r)));
+      const unlinked = await bench.run(bench.config, out, T0 + HOUR + 120_000, { source: "snapshot" });
+      expect(unlinked.manifest.status).toBe("degraded");
+      expect(unlinked.manifest.problems).toEqual([
+        { kind: "merchant", code: "MERCHANT_PUSH_UNLINKED", channel: "google-fr", reason: expect.stringMatching(/no primary data source of account \d+ takes products of feed label FR and language fr: the pushed prices and stock change nothing Google shows/) },
+      ]);
+    } finally {
+      Object.assign(fake.account.primary, { feedLabel: undefined, contentLanguage: undefined });
+    }
+  }, 90_000);
 
   it("a product changes at most twice a day through the API; one that left the feed loses its input", async () => {
     const [a] = inFeed;

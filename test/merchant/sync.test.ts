@@ -8,7 +8,10 @@ import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
+import { merchantAlerts } from "../../src/merchant/alerts.js";
 import { googleLines, type GoogleAnswer } from "../../src/merchant/explain.js";
+import { googleSection } from "../../src/merchant/status.js";
+import { summaryLines } from "../../src/merchant/summary.js";
 import { disapproval } from "../../src/merchant/fake/state.js";
 import { MerchantSettings, type MerchantChannel } from "../../src/merchant/settings.js";
 import { MerchantStore } from "../../src/merchant/store.js";
@@ -92,6 +95,29 @@ describe("syncMerchant", () => {
       ["google-fr", "sku/4", "image_too_small", "disapproved", "FR", "google"],
       ["google-nl", "P6", "image_too_small", "disapproved", "BE", "google"],
     ]);
+  });
+
+  it("an issue Google lists per reporting context counts once per product: page, summary, alert, CSV and explain", async () => {
+    await sync();
+    const shopping = disapproval("image_link_broken", "image link", "Image link broken", ["FR"]);
+    const free = { ...shopping, reportingContext: "FREE_LISTINGS", severity: "DEMOTED" };
+    fake.account.add(["B1", "B2"], { status: () => ({ disapprovedCountries: ["FR"], issues: [shopping, free] }) });
+    const result = await sync();
+    const fr = result.feeds[0]!;
+    expect(fr.topIssues.find((i) => i.code === "image_link_broken")).toMatchObject({ products: 2, severity: "DISAPPROVED" });
+    expect(summaryLines(result.feeds)).toContain("  2 x disapproved image_link_broken (image link): Image link broken");
+    expect(googleSection(outputDir, "")).toContain('<span class="n">2</span> · disapproved <code>image_link_broken</code>');
+    const [alert] = merchantAlerts(result.feeds, result.previous, channels(), { shop: "Shop", now: new Date("2026-11-27T06:00:00Z") });
+    expect(alert!.channels[0]!.reason).toMatch(/most: .*image_link_broken \(2\)/);
+
+    const rows = (parse(await readFile(join(outputDir, "reports", "google-issues.csv")), { columns: true }) as Record<string, string>[]).filter((r) => r["id"] === "B1");
+    expect(rows.map((r) => [r["code"], r["severity"], r["contexts"]])).toEqual([["image_link_broken", "DISAPPROVED", "FREE_LISTINGS SHOPPING_ADS"]]);
+    const store = MerchantStore.open(outputDir)!;
+    const [b1] = store.verdicts("B1");
+    store.close();
+    expect(b1!.issues).toHaveLength(1);
+    const lines = googleLines({ accountId: "1", syncedAt: "t", state: b1!.state, countries: b1!.countries, issues: b1!.issues.map((i) => ({ severity: i.severity, code: i.code, countries: i.applicableCountries, contexts: i.contexts })) });
+    expect(lines.filter((l) => l.includes("image_link_broken"))).toEqual(["    disapproved image_link_broken [FR] (free listings, shopping ads): "]);
   });
 
   it("explain's lines say the verdict per country and each issue with its attribute and link", () => {

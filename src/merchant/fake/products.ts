@@ -9,8 +9,17 @@ const AVAILABILITY = new Set(["IN_STOCK", "OUT_OF_STOCK", "PREORDER", "BACKORDER
 
 const keyOf = (p: { contentLanguage: string; feedLabel: string; offerId: string }): string => `${p.contentLanguage}~${p.feedLabel}~${p.offerId}`;
 
+/**
+ * The product as Google shows it: per attribute, the first source of the primary source's
+ * default rule that has it. A supplemental source not in the rule changes nothing, as at Google.
+ */
+function attributesOf(account: FakeAccount, p: FakeProduct): Record<string, unknown> {
+  const rule = account.primary.defaultRule ?? [{ self: true }];
+  const layers = rule.map((ref) => (ref.self ? p.productAttributes : (account.inputs.get(ref.supplementalDataSourceName ?? "")?.get(keyOf(p))?.productAttributes ?? {})));
+  return Object.assign({}, ...layers.reverse()) as Record<string, unknown>;
+}
+
 function view(account: FakeAccount, p: FakeProduct): Record<string, unknown> {
-  const overrides = [...account.inputs.values()].map((m) => m.get(keyOf(p))?.productAttributes ?? {});
   const s = p.status;
   return {
     name: `accounts/${account.id}/products/${productSegment(p)}`,
@@ -18,7 +27,7 @@ function view(account: FakeAccount, p: FakeProduct): Record<string, unknown> {
     contentLanguage: p.contentLanguage,
     feedLabel: p.feedLabel,
     dataSource: account.dataSources[0]!.name,
-    productAttributes: Object.assign({}, p.productAttributes, ...overrides),
+    productAttributes: attributesOf(account, p),
     productStatus: {
       destinationStatuses: [
         { reportingContext: "SHOPPING_ADS", approvedCountries: s.approvedCountries ?? [], pendingCountries: s.pendingCountries ?? [], disapprovedCountries: s.disapprovedCountries ?? [] },

@@ -1,8 +1,12 @@
 /** Google's error envelope, as the Merchant API sends it. */
+import type { ServerResponse } from "node:http";
+
 export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Writes the answer itself (a streamed page). */
+  raw?: (res: ServerResponse) => void;
 }
 
 const STATUS: Record<number, string> = { 400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE" };

@@ -8,17 +8,20 @@
  *   GET  /products/v1/accounts/{a}/products[/{p}] products with productStatus, pages of <= 1000
  *   POST /products/v1/accounts/{a}/productInputs:insert?dataSource=...
  *   DEL  /products/v1/accounts/{a}/productInputs/{p}?dataSource=...
- *   GET|POST /datasources/v1/accounts/{a}/dataSources
+ *   GET|POST /datasources/v1/accounts/{a}/dataSources, PATCH .../dataSources/{d} (the default rule)
  *   GET  /quota/v1/accounts/{a}/quotas
  *
  * As Google: 401 without a valid token, 401 "not registered" before registerGcp, 403 for
  * a service account that is not a user of the account, 429 quota/request_rate_too_high
  * when a test queues faults, {product} segments plain or base64url.
  */
+import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type Hostile, hostileProducts, NEVER } from "./hostile.js";
 import { FakeTokens } from "./token.js";
 import { deleteInput, getProduct, insertInput, listProducts } from "./products.js";
+import { createDataSource, listDataSources, patchDataSource } from "./datasources.js";
 import { googleError, ok, type Reply } from "./reply.js";
 import { FakeAccount } from "./state.js";
 
@@ -42,11 +45,19 @@ export class FakeMerchantApi {
   readonly publicKeys = new Map<string, string>();
   /** Client e-mails that are users of each account. */
   readonly users = new Map<string, Set<string>>();
+  /** ... and those of them with ADMIN access (registerGcp requires it). */
+  readonly admins = new Map<string, Set<string>>();
   readonly tokens: FakeTokens;
   /** Every API request (not the token grants), in order. */
   readonly log: FakeRequest[] = [];
   /** Answers for the next API requests, in order (429s, 500s), before anything else is checked. */
   readonly faults: FakeFault[] = [];
+  /** A hostile answer (hostile.ts) instead of Google's, until set back to undefined. */
+  hostile: Hostile | undefined;
+  /** "request" (a FakeRequest, token grants included as path /token) as each arrives, "huge" (bytes written) when a huge page ends: tests wait on these. */
+  readonly events = new EventEmitter();
+  /** Bytes of huge pages written, all together. */
+  hugeBytes = 0;
   #server: Server | undefined;
   url = "";
 
@@ -54,12 +65,13 @@ export class FakeMerchantApi {
     this.tokens = new FakeTokens(this.publicKeys, now);
   }
 
-  account(id: string, user?: { clientEmail: string; publicKey: string }): FakeAccount {
+  account(id: string, user?: { clientEmail: string; publicKey: string; admin?: boolean }): FakeAccount {
     const account = this.accounts.get(id) ?? new FakeAccount(id);
     this.accounts.set(id, account);
     if (user) {
       this.publicKeys.set(user.clientEmail, user.publicKey);
       this.users.set(id, (this.users.get(id) ?? new Set()).add(user.clientEmail));
+      if (user.admin !== false) this.admins.set(id, (this.admins.get(id) ?? new Set()).add(user.clientEmail));
     }
     return account;
   }
@@ -72,6 +84,7 @@ export class FakeMerchantApi {
     this.#server = createServer((req, res) => {
       void this.#handle(req).then(
         (reply) => {
+          if (reply.raw) return reply.raw(res);
           res.writeHead(reply.status, { "content-type": "application/json; charset=UTF-8", ...reply.headers });
           res.end(JSON.stringify(reply.body));
         },
@@ -102,6 +115,8 @@ export class FakeMerchantApi {
       req.on("end", () => resolve(data));
     });
     if (req.method === "POST" && url.pathname === "/token") {
+      this.events.emit("request", { method: "POST", path: "/token", query: {} } satisfies FakeRequest);
+      if (this.hostile?.kind === "silent-token") return NEVER;
       const answer = this.tokens.grant(new URLSearchParams(text), this.tokenUri);
       return { status: answer.status, body: answer.body };
     }
@@ -111,7 +126,9 @@ export class FakeMerchantApi {
     } catch {
       return googleError(400, "Invalid JSON payload received.");
     }
-    this.log.push({ method: req.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), ...(body === undefined ? {} : { body }) });
+    const logged: FakeRequest = { method: req.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), ...(body === undefined ? {} : { body }) };
+    this.log.push(logged);
+    this.events.emit("request", logged);
     const fault = this.faults.shift();
     if (fault) {
       const reason = fault.reason ?? (fault.status === 429 ? "quota/request_rate_too_high" : undefined);
@@ -126,6 +143,7 @@ export class FakeMerchantApi {
     const rest = match[3] ?? "";
     if (!this.users.get(account.id)?.has(client)) return googleError(403, `The caller does not have access to the accounts: [${account.id}]`);
     if (match[1] === "accounts" && rest === "/developerRegistration:registerGcp" && req.method === "POST") {
+      if (!this.admins.get(account.id)?.has(client)) return googleError(403, `The caller does not have ADMIN access to the account [${account.id}].`);
       account.registered = true;
       account.registeredEmail = (body as { developerEmail?: string } | undefined)?.developerEmail;
       return ok({ name: `accounts/${account.id}/developerRegistration`, gcpIds: ["123456789"] });
@@ -136,7 +154,7 @@ export class FakeMerchantApi {
     return this.#route(account, `${match[1]} ${req.method} ${rest}`, url.searchParams, body);
   }
 
-  #route(account: FakeAccount, route: string, query: URLSearchParams, body: unknown): Reply {
+  #route(account: FakeAccount, route: string, query: URLSearchParams, body: unknown): Reply | Promise<Reply> {
     const charge = (method: string): Reply | undefined => {
       const quota = account.quotaFor(method);
       if (!quota) return undefined;
@@ -145,7 +163,11 @@ export class FakeMerchantApi {
       return undefined;
     };
     const product = /^products (GET|DELETE) \/(products|productInputs)\/([^/]+)$/.exec(route);
-    if (route === "products GET /products") return charge("products.list") ?? listProducts(account, query);
+    if (route === "products GET /products") {
+      const hostile = hostileProducts(this.hostile, (written) => void written.then((bytes) => ((this.hugeBytes += bytes), this.events.emit("huge", bytes))));
+      if (hostile) return hostile;
+      return charge("products.list") ?? listProducts(account, query);
+    }
     if (product?.[1] === "GET" && product[2] === "products") return charge("products.get") ?? getProduct(account, product[3]!);
     if (route === "products POST /productInputs:insert") return charge("productinputs.insert") ?? insertInput(account, query, body);
     if (product?.[1] === "DELETE" && product[2] === "productInputs") return charge("productinputs.delete") ?? deleteInput(account, product[3]!, query);
@@ -164,17 +186,10 @@ export class FakeMerchantApi {
         })
       );
     }
-    if (route === "datasources GET /dataSources") {
-      return charge("datasources.list") ?? ok({ dataSources: account.dataSources.map((d) => ({ name: d.name, dataSourceId: d.dataSourceId, displayName: d.displayName, input: d.input, ...(d.supplemental ? { supplementalProductDataSource: {} } : { primaryProductDataSource: {} }) })) });
-    }
-    if (route === "datasources POST /dataSources") {
-      const wanted = body as { displayName?: string; supplementalProductDataSource?: unknown } | undefined;
-      if (!wanted?.displayName || wanted.supplementalProductDataSource === undefined) return googleError(400, "displayName and a data source type are required.");
-      const id = String(1000 + account.dataSources.length);
-      const created = { name: `accounts/${account.id}/dataSources/${id}`, dataSourceId: id, displayName: wanted.displayName, input: "API" as const, supplemental: true };
-      account.dataSources.push(created);
-      return charge("datasources.create") ?? ok({ ...created, supplemental: undefined, supplementalProductDataSource: {} });
-    }
+    if (route === "datasources GET /dataSources") return charge("datasources.list") ?? listDataSources(account);
+    if (route === "datasources POST /dataSources") return charge("datasources.create") ?? createDataSource(account, body);
+    const patch = /^datasources PATCH \/dataSources\/([^/]+)$/.exec(route);
+    if (patch) return charge("datasources.patch") ?? patchDataSource(account, patch[1]!, query, body);
     return googleError(404, `Method not found: ${route}`);
   }
 }

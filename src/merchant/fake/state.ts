@@ -2,7 +2,7 @@
  * The fake Merchant Center account: products with statuses, supplemental inputs, data
  * sources, account issues and quotas. Tests arrange it directly; the server reads it.
  */
-import type { AccountIssue, ItemLevelIssue } from "../schemas.js";
+import type { AccountIssue, DataSourceReference, ItemLevelIssue } from "../schemas.js";
 
 export interface FakeStatus {
   approvedCountries?: string[];
@@ -32,6 +32,11 @@ export interface FakeDataSource {
   displayName: string;
   input: "API" | "FILE";
   supplemental: boolean;
+  /** A primary source's default rule: Google takes each attribute from the first source listed that has it. */
+  defaultRule?: DataSourceReference[];
+  /** A primary source for one feed label and language (both unset: any). */
+  feedLabel?: string;
+  contentLanguage?: string;
 }
 
 export interface FakeQuota {
@@ -46,13 +51,13 @@ export class FakeAccount {
   /** developerRegistration.registerGcp was called (until then every call is 401). */
   registered = true;
   readonly products: FakeProduct[] = [];
-  readonly dataSources: FakeDataSource[] = [{ name: "", dataSourceId: "1000", displayName: "Nightly feed file", input: "FILE", supplemental: false }];
+  readonly dataSources: FakeDataSource[] = [{ name: "", dataSourceId: "1000", displayName: "Nightly feed file", input: "FILE", supplemental: false, defaultRule: [{ self: true }] }];
   /** Supplemental inputs by data source name, then product key (language~label~offer). */
   readonly inputs = new Map<string, Map<string, FakeInput>>();
   issues: AccountIssue[] = [];
   readonly quotas: FakeQuota[] = [
     { group: "products", methods: ["products.list", "products.get", "productinputs.insert", "productinputs.delete"], limit: 1_000_000, minuteLimit: 100_000, usage: 0 },
-    { group: "accounts", methods: ["accounts.issues.list", "quotas.list", "datasources.list", "datasources.create"], limit: 100_000, minuteLimit: 1000, usage: 0 },
+    { group: "accounts", methods: ["accounts.issues.list", "quotas.list", "datasources.list", "datasources.create", "datasources.patch"], limit: 100_000, minuteLimit: 1000, usage: 0 },
   ];
   registeredEmail: string | undefined;
 
@@ -72,6 +77,11 @@ export class FakeAccount {
         status: options.status?.(offerId, i) ?? { approvedCountries: [feedLabel] },
       });
     });
+  }
+
+  /** The primary data source (the nightly file). */
+  get primary(): FakeDataSource {
+    return this.dataSources.find((d) => !d.supplemental)!;
   }
 
   quotaFor(method: string): FakeQuota | undefined {

@@ -11,7 +11,11 @@ import { isPharmafeedError } from "../../errors.js";
 import type { Logger } from "../../log.js";
 import type { Problem } from "../../publish/manifest.js";
 import { MerchantClient, type MerchantClientOptions } from "../client.js";
+import { oneLine } from "../http.js";
+import { abortedBy, deadline, limitsOf } from "../limits.js";
+import type { DataSource } from "../schemas.js";
 import type { MerchantChannel } from "../settings.js";
+import { ensureLinked } from "./link.js";
 import { planPush, type OfferState } from "./plan.js";
 import { readPushState, writePushState, type ChannelPushState } from "./state.js";
 import { attributesOf, readFeedValues, type PUSHABLE_LAYOUTS } from "./values.js";
@@ -30,6 +34,8 @@ export interface PushFigures {
   waiting: number;
   failed: number;
   requests: number;
+  /** Why the pushed values change nothing Google shows (the supplemental source is not linked), when so. */
+  unlinked?: string;
 }
 
 export interface PushOptions {
@@ -40,17 +46,22 @@ export interface PushOptions {
   now: Date;
   logger: Logger;
   client?: Partial<MerchantClientOptions>;
+  /** The run's signal (SIGTERM); the push also stops at its own deadline (limits.ts). */
+  signal?: AbortSignal;
 }
 
 const INPUT_LIFETIME_MS = 30 * 86_400_000;
 
-async function dataSourceOf(client: MerchantClient, m: MerchantChannel, known: string | undefined): Promise<string> {
+async function dataSourceOf(client: MerchantClient, sources: DataSource[], m: MerchantChannel, known: string | undefined): Promise<string> {
   const named = m.settings.push.dataSource;
   if (named) return /^\d+$/.test(named) ? `accounts/${m.settings.accountId}/dataSources/${named}` : named;
   if (known) return known;
   const displayName = `pharmafeed intraday ${m.channel}`;
-  const found = (await client.dataSources()).find((d) => d.displayName === displayName);
-  return (found ?? (await client.createSupplementalDataSource(displayName))).name;
+  const found = sources.find((d) => d.displayName === displayName);
+  if (found) return found.name;
+  const created = await client.createSupplementalDataSource(displayName);
+  sources.push(created);
+  return created.name;
 }
 
 async function budgetOf(client: MerchantClient, share: number): Promise<number> {
@@ -58,18 +69,22 @@ async function budgetOf(client: MerchantClient, share: number): Promise<number> 
   return group ? Math.max(0, Math.floor((group.quotaLimit - group.quotaUsage) * share)) : Number.MAX_SAFE_INTEGER;
 }
 
-async function pushOne(options: PushOptions, channel: PushChannel, cs: ChannelPushState): Promise<PushFigures> {
+async function pushOne(options: PushOptions, channel: PushChannel, cs: ChannelPushState, signal: AbortSignal): Promise<PushFigures> {
   const m = channel.merchant;
   const figures: PushFigures = { channel: m.channel, pushed: 0, removed: 0, waiting: 0, failed: 0, requests: 0 };
   const current = await readFeedValues(join(options.outputDir, channel.file), channel.layout);
   const offers = new Map<string, OfferState>(Object.entries(cs.offers));
   if (m.keyFile === "") throw new Error("no service account key: merchant.credentials is empty (is GOOGLE_APPLICATION_CREDENTIALS set?)");
-  const client = await MerchantClient.open({ accountId: m.settings.accountId, keyFile: m.keyFile, apiUrl: m.settings.apiUrl, ...options.client });
+  const client = await MerchantClient.open({ accountId: m.settings.accountId, keyFile: m.keyFile, apiUrl: m.settings.apiUrl, ...options.client, limits: { ...limitsOf(m.settings), ...options.client?.limits }, signal });
   try {
     const limits = { maxPerProductPerDay: m.settings.push.maxPerProductPerDay, repushAfterDays: m.settings.push.repushAfterDays };
     const plan = planPush(current, offers, { ...limits, budget: Number.MAX_SAFE_INTEGER }, options.now);
     if (plan.push.length + plan.remove.length > 0) {
-      cs.dataSource = await dataSourceOf(client, m, cs.dataSource);
+      // One list serves both: finding (or creating) the supplemental source, and checking it is linked.
+      const sources = await client.dataSources();
+      cs.dataSource = await dataSourceOf(client, sources, m, cs.dataSource);
+      const unlinked = await ensureLinked(client, sources, m, cs.dataSource, options.logger);
+      if (unlinked) figures.unlinked = unlinked;
       const budget = await budgetOf(client, m.settings.push.maxQuotaShare);
       const bounded = planPush(current, offers, { ...limits, budget }, options.now);
       figures.waiting = bounded.waiting;
@@ -81,10 +96,11 @@ async function pushOne(options: PushOptions, channel: PushChannel, cs: ChannelPu
         try {
           await work();
         } catch (error) {
+          if (signal.aborted) throw error;
           figures.failed++;
           // A daily limit or a refused key stops the pass; one bad product does not.
           if (isPharmafeedError(error) && error.code !== "MERCHANT_HTTP") stopped ??= error;
-          options.logger.warn("merchant: push failed", { channel: m.channel, error: (error as Error).message });
+          options.logger.warn("merchant: push failed", { channel: m.channel, error: oneLine((error as Error).message) });
         }
       };
       await Promise.all([
@@ -129,16 +145,26 @@ export async function pushMerchant(options: PushOptions): Promise<{ figures: Pus
   if (options.channels.length === 0) return out;
   const { state, unreadable } = await readPushState(options.outputDir);
   if (unreadable) options.logger.warn("merchant: push state unreadable, starting afresh", { why: unreadable });
-  for (const channel of options.channels) {
-    const cs = (state.channels[channel.merchant.channel] ??= { offers: {} });
-    try {
-      const figures = await pushOne(options, channel, cs);
-      out.figures.push(figures);
-      options.logger.info("merchant: intraday push", { ...figures });
-    } catch (error) {
-      const code = isPharmafeedError(error) ? error.code : "MERCHANT_PUSH";
-      out.problems.push({ kind: "merchant", code, channel: channel.merchant.channel, reason: `prices and stock not pushed to Google: ${(error as Error).message}` });
+  const limit = deadline({ ...limitsOf(options.channels[0]?.merchant.settings), ...options.client?.limits }.totalMs, "the intraday push", options.signal);
+  try {
+    for (const channel of options.channels) {
+      const cs = (state.channels[channel.merchant.channel] ??= { offers: {} });
+      try {
+        limit.signal.throwIfAborted();
+        const figures = await pushOne(options, channel, cs, limit.signal);
+        out.figures.push(figures);
+        options.logger.info("merchant: intraday push", { ...figures });
+        if (figures.unlinked) out.problems.push({ kind: "merchant", code: "MERCHANT_PUSH_UNLINKED", channel: channel.merchant.channel, reason: figures.unlinked });
+      } catch (error) {
+        // SIGTERM: nothing more is sent; what was sent is still recorded below.
+        if (options.signal?.aborted) break;
+        const cause = abortedBy(limit.signal, error);
+        const code = isPharmafeedError(cause) ? cause.code : "MERCHANT_PUSH";
+        out.problems.push({ kind: "merchant", code, channel: channel.merchant.channel, reason: `prices and stock not pushed to Google: ${oneLine((cause as Error).message, 2000)}` });
+      }
     }
+  } finally {
+    limit.clear();
   }
   try {
     await writePushState(options.outputDir, state);
