@@ -20,6 +20,8 @@ export interface RunEnd {
   outcome?: unknown;
   /** A dry run alerts nobody. */
   dryRun: boolean;
+  /** The last run died without finishing (runwatch/watch.ts): the summary event says so. */
+  previousDied?: { startedAt: string; diedAt: string; message: string };
 }
 
 function errorOf(outcome: unknown): { code: string; message: string } | undefined {
@@ -57,6 +59,7 @@ export async function endRun(end: RunEnd): Promise<unknown> {
     exitCode,
     ...(error ? { error } : {}),
   });
+  if (end.previousDied) fields["previousRun"] = { status: "died", startedAt: end.previousDied.startedAt, diedAt: end.previousDied.diedAt };
   if (exitCode === 0) logger.info("run summary", fields);
   else logger.error("run summary", fields);
   if (outcome === undefined) return undefined;

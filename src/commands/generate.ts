@@ -13,6 +13,14 @@ import { formatSummary } from "../pipeline/summary.js";
 import { integerOption, workersFlag } from "./flags.js";
 import { WOULD_PUBLISH } from "../publish/run-state.js";
 import { endRun } from "./_run-end.js";
+import { readFallback } from "../runwatch/fallback.js";
+import { beginWatch, type DiedRun } from "../runwatch/watch.js";
+import { alertCannotStart, alertDied } from "../runwatch/alerts.js";
+
+/** The summary's first line when the last run died without finishing. */
+export function diedLine(died: DiedRun): string {
+  return `Last run: died at ${died.diedAt} without finishing (started ${died.startedAt}); this run did its work again.`;
+}
 
 export interface GenerateArgs {
   config: string;
@@ -51,8 +59,8 @@ export function generateOptions<T>(yargs: Argv<T>) {
 }
 
 /** Prints the summary and turns channel outcomes into the run's error (and exit code). */
-export function reportRun(result: GenerateResult, write: (text: string) => void = (t) => void process.stdout.write(t)): void {
-  write(`${formatSummary(result.manifest)}\n${fileList(result)}`);
+export function reportRun(result: GenerateResult, write: (text: string) => void = (t) => void process.stdout.write(t), previousDied?: DiedRun): void {
+  write(`${previousDied ? `${diedLine(previousDied)}\n\n` : ""}${formatSummary(result.manifest)}\n${fileList(result)}`);
   runOutcome(result);
 }
 
@@ -106,7 +114,24 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
   builder: (yargs) => generateOptions(yargs) as unknown as Argv<GenerateArgs>,
   handler: async (args) => {
     const logger = createLogger({ format: args["log-format"] });
-    const config = await loadConfig(args.config, { only: args.channel ?? [] });
+    const dryRun = args["dry-run"];
+    // The run record (src/runwatch/): written before the config is read, so that a run that cannot
+    // start, or dies without a word, is still seen by serve, the next run and the alerts.
+    const fallback = await readFallback(args.config, args.output);
+    const watch = dryRun ? undefined : await beginWatch({ outputDir: fallback.outputDir, ...(fallback.lockStaleAfterMs ? { staleAfterMs: fallback.lockStaleAfterMs } : {}), logger });
+    let config;
+    try {
+      config = await loadConfig(args.config, { only: args.channel ?? [] });
+    } catch (error) {
+      if (watch) {
+        if (watch.previousDied) await alertDied({ ...fallback, logger }, watch.previousDied);
+        await alertCannotStart({ ...fallback, logger }, error);
+        await watch.end(error);
+      }
+      throw error;
+    }
+    const previousDied = watch?.previousDied;
+    if (previousDied) await alertDied({ shop: config.shop.name, notify: config.notify, logger }, previousDied);
     const { runGenerate } = await import("../pipeline/run.js");
     let result: GenerateResult | undefined;
     let outcome: unknown;
@@ -115,7 +140,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
         runGenerate({
           config,
           ...(args.output ? { outputDir: args.output } : {}),
-          dryRun: args["dry-run"],
+          dryRun,
           force: args.force,
           ...(args.retire ? { retire: args.retire } : {}),
           ...(args.workers === undefined ? {} : { workers: args.workers }),
@@ -128,11 +153,13 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
       );
       // JSON logs end with the summary event instead of the table (endRun).
       if (logger.format === "json") runOutcome(result);
-      else reportRun(result);
+      else reportRun(result, undefined, previousDied);
     } catch (error) {
       outcome = error;
+      if (previousDied && logger.format !== "json") process.stdout.write(`${diedLine(previousDied)}\n`);
     }
-    const thrown = await endRun({ logger, config, dryRun: args["dry-run"], ...(result ? { result } : {}), ...(outcome === undefined ? {} : { outcome }) });
+    await watch?.end(outcome);
+    const thrown = await endRun({ logger, config, dryRun, ...(result ? { result } : {}), ...(outcome === undefined ? {} : { outcome }), ...(previousDied ? { previousDied } : {}) });
     if (thrown !== undefined) throw thrown;
   },
 };

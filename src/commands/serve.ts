@@ -58,6 +58,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       accessLog: logger,
       stateSaveMs: config.serve.stateSaveMs,
       maxFeedAgeHours: config.serve.maxFeedAgeHours,
+      ...(config.lock ? { runStaleAfterMs: config.lock.staleAfterMs } : {}),
       ...(config.notify ? { notify: config.notify } : {}),
       // A run that adds or renames a channel: its access rule is read from the config then.
       reloadChannels: async () => {

@@ -64,7 +64,10 @@ export function runAlert(input: {
   /** The channels of the run (for a run that failed before any manifest). */
   channels: readonly string[];
   error: { code: string; message: string };
-  exitCode: number;
+  /** A run that died without a word: its last heartbeat. */
+  diedAt?: string;
+  /** Unknown for a run that died without a word (found by the next run). */
+  exitCode?: number;
   now?: Date;
   language?: AlertLanguage;
 }): Alert {
@@ -85,12 +88,12 @@ export function runAlert(input: {
       ? fill(w.notUpdated, { n: unpublished.length })
       : input.manifest && event === "run-degraded"
         ? w.degraded
-        : `${errorWords(input.error.code, language)}.\n${input.error.code}: ${input.error.message}`;
+        : `${errorWords(input.error.code, language, input.diedAt)}.\n${input.error.code}: ${input.error.message}`;
   return {
     ...base(event, input.shop, input.statusUrl, input.now ?? new Date(), language),
     what,
     channels,
-    exitCode: input.exitCode,
+    ...(input.exitCode === undefined ? {} : { exitCode: input.exitCode }),
     errorCode: input.error.code,
   };
 }

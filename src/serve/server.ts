@@ -23,6 +23,8 @@ import type { ChannelMapping } from "../mapping/settings.js";
 import type { AccessConfig } from "../config/schema.js";
 
 export interface ServeOptions {
+  /** lock.staleAfterMs: a run record silent for longer is a run that died (publish/failure-record.ts). */
+  runStaleAfterMs?: number;
   outputDir: string;
   /** `mapping`: the channel's settings, for the reasons in words of the status page's search. */
   channels: readonly (Omit<StatusChannel, "access"> & { access: AccessConfig; mapping?: ChannelMapping })[];
@@ -92,6 +94,7 @@ export async function startServer(options: ServeOptions & { host?: string; port?
         redact = tokensOf(channels);
         return new Map(channels.map((c) => [c.name, c.access]));
       }),
+    options.runStaleAfterMs,
   );
   const state = new FetchState(outputReal, logger);
   await Promise.all([live.current(), state.load()]);

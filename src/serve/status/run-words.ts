@@ -45,6 +45,7 @@ const en = {
     OFFERS_REFUSED: "the offers file was refused",
     INTERRUPTED: "the run was stopped before the end",
     CONFIG_INVALID: "the configuration has an error",
+    RUN_DIED: "the last run died at {at} without finishing (stopped from outside, out of memory, or crashed)",
     other: "the run stopped on an error",
   } as Record<string, string>,
   chart: { caption: "Items in the last {n} runs: now {now}, lowest {min}, highest {max}", notPublished: "not published", failed: "run failed", legend: "orange ring: not published · red cross: run failed", none: "No runs recorded yet." },
@@ -91,6 +92,7 @@ const fr: RunWords = {
     OFFERS_REFUSED: "le fichier d'offres a été refusé",
     INTERRUPTED: "l'exécution a été arrêtée avant la fin",
     CONFIG_INVALID: "la configuration contient une erreur",
+    RUN_DIED: "la dernière exécution s'est arrêtée net à {at} sans finir (arrêtée de l'extérieur, mémoire épuisée ou plantage)",
     other: "l'exécution s'est arrêtée sur une erreur",
   },
   chart: { caption: "Articles des {n} dernières exécutions : {now} maintenant, au plus bas {min}, au plus haut {max}", notPublished: "non publié", failed: "exécution en échec", legend: "anneau orange : non publié · croix rouge : exécution en échec", none: "Aucune exécution enregistrée." },
@@ -136,6 +138,7 @@ const nl: RunWords = {
     OFFERS_REFUSED: "het aanbiedingenbestand is geweigerd",
     INTERRUPTED: "de run is voor het einde gestopt",
     CONFIG_INVALID: "de configuratie bevat een fout",
+    RUN_DIED: "de laatste run is om {at} gestopt zonder af te ronden (van buitenaf gestopt, geheugen op, of gecrasht)",
     other: "de run is gestopt op een fout",
   },
   chart: { caption: "Artikelen in de laatste {n} runs: nu {now}, laagste {min}, hoogste {max}", notPublished: "niet gepubliceerd", failed: "run mislukt", legend: "oranje ring: niet gepubliceerd · rode kruis: run mislukt", none: "Nog geen runs opgeslagen." },
@@ -165,9 +168,10 @@ export function unpublishedWords(reason: string, lang: Language): string {
   return g.other;
 }
 
-export function errorWords(code: string, lang: Language): string {
+export function errorWords(code: string, lang: Language, at?: string): string {
   const words = RUN_WORDS[lang].error;
-  return words[code] ?? words["other"]!;
+  // {at}: when the run ended (a died run's last heartbeat), as the page and the alerts write times.
+  return fill(words[code] ?? words["other"]!, { at: at === undefined ? "?" : `${at.slice(0, 16).replace("T", " ")} UTC` });
 }
 
 export function problemWords(kind: string, lang: Language): string {

@@ -95,7 +95,7 @@ export function runSection(input: StatusInput, lang: Language): string {
   const stays = state.state !== "ok" && anyOnline ? ` <span class="muted">(${e(r.runOnline)})</span>` : "";
   // A run that failed as a whole says so once, not once per channel.
   const why = [
-    ...(m.error ? [`<li><strong>${e(errorWords(m.error.code, lang))}</strong>${details(r.detail, `${m.error.code}: ${m.error.message}`)}</li>`] : []),
+    ...(m.error ? [`<li><strong>${e(errorWords(m.error.code, lang, m.endedAt))}</strong>${details(r.detail, `${m.error.code}: ${m.error.message}`)}</li>`] : []),
     ...(m.error ? [] : (m.unpublished ?? unpublishedOf(m.channels)).map((u) => `<li><strong>${e(u.channel)}</strong>: ${e(unpublishedWords(u.reason, lang))}${details(r.detail, u.reason)}</li>`)),
     ...(m.problems ?? []).map((p) => `<li><strong>${e(p.channel ?? "")}</strong>: ${e(problemWords(p.kind, lang))}${details(r.detail, `${p.code}: ${p.reason}`)}</li>`),
   ];
