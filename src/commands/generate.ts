@@ -59,19 +59,30 @@ export function generateOptions<T>(yargs: Argv<T>) {
 }
 
 /** Prints the summary and turns channel outcomes into the run's error (and exit code). */
-export function reportRun(result: GenerateResult, write: (text: string) => void = (t) => void process.stdout.write(t), previousDied?: DiedRun): void {
-  write(`${previousDied ? `${diedLine(previousDied)}\n\n` : ""}${formatSummary(result.manifest)}\n${fileList(result)}`);
+export function reportRun(
+  result: GenerateResult,
+  write: (text: string) => void = (t) => void process.stdout.write(t),
+  extra: { previousDied?: DiedRun | undefined; ran?: ReadonlySet<string> } = {},
+): void {
+  const { previousDied } = extra;
+  write(`${previousDied ? `${diedLine(previousDied)}\n\n` : ""}${formatSummary(result.manifest)}\n${fileList(result, extra.ran)}`);
   runOutcome(result);
 }
 
-/** "Published:" with only what was published, or for a dry run "Would publish:" with the preview files. */
-function fileList({ manifest, outputDir, previewDir }: GenerateResult): string {
+/**
+ * "Published:" with only what this run published (not a feed held since the config dropped it, nor
+ * a channel left out by --channel, whose files stay as the last run left them), or for a dry run
+ * "Would publish:" with the preview files.
+ */
+function fileList({ manifest, outputDir, previewDir }: GenerateResult, ran?: ReadonlySet<string>): string {
+  const held = new Set((manifest.problems ?? []).flatMap((p) => (p.kind === "served" && p.channel ? [p.channel] : [])));
+  const thisRun = (name: string) => (ran ? ran.has(name) : !held.has(name));
   const path = (dir: string, file: string) => relative(process.cwd(), join(dir, file)) || file;
   if (previewDir) {
     const files = manifest.channels.filter((c) => c.published === WOULD_PUBLISH).map((c) => `  ${path(previewDir, c.file)}`);
     return `\nWould publish (nothing was published; the files are in ${path(previewDir, ".")} to inspect):\n${files.length > 0 ? files.join("\n") : "  (none)"}\n`;
   }
-  const files = manifest.channels.filter((c) => c.published === true).map((c) => `  ${path(outputDir, c.file)}${c.live?.gzip ? ` (+ .gz)` : ""}`);
+  const files = manifest.channels.filter((c) => c.published === true && thisRun(c.name)).map((c) => `  ${path(outputDir, c.file)}${c.live?.gzip ? ` (+ .gz)` : ""}`);
   return files.length > 0 ? `\nPublished:\n${files.join("\n")}\n` : "";
 }
 
@@ -153,7 +164,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
       );
       // JSON logs end with the summary event instead of the table (endRun).
       if (logger.format === "json") runOutcome(result);
-      else reportRun(result, undefined, previousDied);
+      else reportRun(result, undefined, { previousDied, ran: new Set(config.channels.map((c) => c.name)) });
     } catch (error) {
       outcome = error;
       if (previousDied && logger.format !== "json") process.stdout.write(`${diedLine(previousDied)}\n`);

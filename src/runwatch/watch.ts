@@ -11,7 +11,7 @@
  *                                                                           └─ none: {state: failed}
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rm, utimes } from "node:fs/promises";
+import { readFile, rm, utimes } from "node:fs/promises";
 import { hostname } from "node:os";
 import { isPharmafeedError } from "../errors.js";
 import type { Logger } from "../log.js";
@@ -63,7 +63,7 @@ export async function beginWatch(options: WatchOptions): Promise<RunWatch> {
     token: randomBytes(12).toString("hex"),
     ...(seen?.record.state === "failed" ? { previous: { startedAt: seen.record.startedAt, endedAt: seen.record.endedAt, error: seen.record.error, unrecorded: seen.record.unrecorded } } : {}),
   };
-  await mkdir(outputDir, { recursive: true }).catch(() => undefined);
+  // Not created here: a refused config does no work in the output directory (the record then goes to $TMPDIR).
   const path = await writeRunRecord(outputDir, record);
   if (!path) logger.warn("the run record could not be written: a run that dies now is not seen by serve", { outputDir });
   const timer = setInterval(() => {
