@@ -48,6 +48,8 @@ export async function endRun(end: RunEnd): Promise<unknown> {
       // The whole message (an offers file's refusal lists its reasons on the lines after the first), not a stack.
       error: { code: error.code, message: error.code === "UNEXPECTED" ? error.message.split("\n")[0]! : error.message },
       exitCode,
+      configFile: end.config.file,
+      ...(isPharmafeedError(outcome) && typeof outcome.context["forceHelps"] === "boolean" ? { forceHelps: outcome.context["forceHelps"] } : {}),
       ...(end.config.notify ? { language: end.config.notify.language } : {}),
     });
     await notify(end.config.notify, alert, logger);

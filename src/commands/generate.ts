@@ -15,7 +15,7 @@ import { WOULD_PUBLISH } from "../publish/run-state.js";
 import { endRun } from "./_run-end.js";
 import { readFallback } from "../runwatch/fallback.js";
 import { beginWatch, type DiedRun } from "../runwatch/watch.js";
-import { alertCannotStart, alertDied } from "../runwatch/alerts.js";
+import { alertCannotStart, alertDied, alertRecovered } from "../runwatch/alerts.js";
 
 /** The summary's first line when the last run died without finishing. */
 export function diedLine(died: DiedRun): string {
@@ -142,7 +142,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
       throw error;
     }
     const previousDied = watch?.previousDied;
-    if (previousDied) await alertDied({ shop: config.shop.name, notify: config.notify, logger }, previousDied);
+    if (previousDied) await alertDied({ shop: config.shop.name, notify: config.notify, configFile: config.file, logger }, previousDied);
     const { runGenerate } = await import("../pipeline/run.js");
     let result: GenerateResult | undefined;
     let outcome: unknown;
@@ -170,6 +170,8 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
       if (previousDied && logger.format !== "json") process.stdout.write(`${diedLine(previousDied)}\n`);
     }
     await watch?.end(outcome);
+    // The all-clear: after a run that failed, died or left feeds out, this one published everything.
+    if (outcome === undefined && watch?.lastRunBad) await alertRecovered({ shop: config.shop.name, notify: config.notify, logger });
     const thrown = await endRun({ logger, config, dryRun, ...(result ? { result } : {}), ...(outcome === undefined ? {} : { outcome }), ...(previousDied ? { previousDied } : {}) });
     if (thrown !== undefined) throw thrown;
   },

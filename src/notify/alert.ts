@@ -9,6 +9,7 @@ import type { RunState } from "../publish/run-state.js";
 import { unpublishedOf } from "../publish/run-state.js";
 import { errorWords, fill, problemWords, unpublishedWords } from "../serve/status/run-words.js";
 import { ALERT_WORDS, type AlertLanguage } from "./alert-words.js";
+import { nextStep } from "./next-steps.js";
 import type { AlertEvent } from "./settings.js";
 
 export interface Alert {
@@ -64,6 +65,10 @@ export function runAlert(input: {
   /** The channels of the run (for a run that failed before any manifest). */
   channels: readonly string[];
   error: { code: string; message: string };
+  /** The config file the run was given (in the commands it suggests). */
+  configFile?: string;
+  /** offers-refused: whether `--force` would publish what the shop means. */
+  forceHelps?: boolean;
   /** A run that died without a word: its last heartbeat. */
   diedAt?: string;
   /** Unknown for a run that died without a word (found by the next run). */
@@ -91,6 +96,7 @@ export function runAlert(input: {
         : `${errorWords(input.error.code, language, input.diedAt)}.\n${input.error.code}: ${input.error.message}`;
   return {
     ...base(event, input.shop, input.statusUrl, input.now ?? new Date(), language),
+    next: nextStep({ event, language, manifest: input.manifest, error: input.error, configFile: input.configFile, forceHelps: input.forceHelps }),
     what,
     channels,
     ...(input.exitCode === undefined ? {} : { exitCode: input.exitCode }),

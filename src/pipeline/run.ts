@@ -41,6 +41,7 @@ import { JournalWriter, rollForward } from "../publish/journal.js";
 import { type ChannelEntry, HISTORY_DIR, type Manifest, type Problem, MANIFEST_FILE, readPreviousManifest, writeManifest } from "../publish/manifest.js";
 import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
 import { heldFeeds } from "../publish/held-feeds.js";
+import { fetchedChannels } from "../serve/fetched.js";
 import { ChannelRun } from "./channel-run.js";
 import { preparePreview, writePreviewManifest } from "../publish/preview.js";
 import { recordFailedRun } from "./failed-run.js";
@@ -325,7 +326,8 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     // What else went wrong, beside the channels (publish/manifest.ts Problem): each part of the run adds its own.
     const problems: Problem[] = [...source.problems, ...state.problems];
     // Served channels the config no longer names stay served until retired on purpose.
-    const held = heldFeeds({ previous: previous?.channels ?? [], configured: config.channelNames, retire, force: options.force ?? false });
+    const held = heldFeeds({ previous: previous?.channels ?? [], configured: config.channelNames, retire, force: options.force ?? false, fetched: await fetchedChannels(outputDir) });
+    for (const r of held.unfetched) logger.warn("served channel retired: no marketplace ever fetched it", { channel: r.channel, file: r.file });
     for (const channel of held.retired) logger.warn("served channel retired: its file is no longer listed nor served", { channel });
     for (const p of held.problems) logger.warn("served channel held", { channel: p.channel, reason: p.reason });
     for (const name of retire) {
@@ -350,6 +352,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       ...(offers ? { offers: { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount } } : {}),
       // Every row has drained by now, so the counts are final (only pruning comes after).
       ...(images ? { images: { ...images.stats } } : {}),
+      ...(held.unfetched.length > 0 ? { retired: held.unfetched } : {}),
       channels: [...entries, ...kept, ...held.held],
     };
     if (previewDir) await writePreviewManifest(previewDir, manifest);

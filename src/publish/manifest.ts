@@ -80,6 +80,8 @@ export const Problem = z.object({
   code: z.string(),
   channel: z.string().optional(),
   reason: z.string(),
+  /** A served feed the config no longer names: the configured channel whose name is close (a rename or a typo's fix). */
+  near: z.string().optional(),
 });
 export type Problem = z.infer<typeof Problem>;
 
@@ -125,6 +127,8 @@ export const Manifest = z.object({
   offersRefused: z
     .object({ file: z.string(), rows: z.number().int().min(0), accepted: z.number().int().min(0), refused: z.number().int().min(0), reasons: z.array(z.string()) })
     .optional(),
+  /** Served feeds this run stopped serving because the config no longer names them and no marketplace ever fetched them (held-feeds.ts). */
+  retired: z.array(z.object({ channel: z.string(), file: z.string(), reason: z.string() })).optional(),
   channels: z.array(ChannelEntry),
 });
 export type Manifest = z.infer<typeof Manifest>;

@@ -5,13 +5,17 @@
  */
 import { exitCodeFor } from "../errors.js";
 import type { Logger } from "../log.js";
-import { notify, runAlert } from "../notify/index.js";
+import { notify, runAlert, type Alert } from "../notify/index.js";
+import { base } from "../notify/alert.js";
+import { ALERT_WORDS } from "../notify/alert-words.js";
 import type { NotifySettings } from "../notify/settings.js";
 import { RUN_DIED } from "../publish/failure-record.js";
 import type { DiedRun } from "./watch.js";
 
 interface Where {
   shop: string;
+  /** The config file given to the run (in the commands the alert suggests). */
+  configFile?: string | undefined;
   notify: NotifySettings | undefined;
   logger: Logger;
 }
@@ -22,6 +26,7 @@ function send(where: Where, error: { code: string; message: string }, exitCode: 
     ...(where.notify?.statusUrl ? { statusUrl: where.notify.statusUrl } : {}),
     channels: [],
     error,
+    ...(where.configFile ? { configFile: where.configFile } : {}),
     ...(diedAt ? { diedAt } : {}),
     ...(exitCode === undefined ? {} : { exitCode }),
     ...(where.notify ? { language: where.notify.language } : {}),
@@ -44,4 +49,17 @@ export async function alertCannotStart(where: Where, error: unknown): Promise<vo
 export async function alertDied(where: Where, died: DiedRun): Promise<void> {
   where.logger.error("the last run died without finishing", { startedAt: died.startedAt, diedAt: died.diedAt });
   await send(where, { code: RUN_DIED, message: died.message }, undefined, died.diedAt);
+}
+
+/** A run that published everything after one that failed, died or left feeds out: the all-clear. */
+export async function alertRecovered(where: Where): Promise<void> {
+  const language = where.notify?.language ?? "en";
+  const w = ALERT_WORDS[language];
+  const alert: Alert = {
+    ...base("run-recovered", where.shop, where.notify?.statusUrl, new Date(), language),
+    what: w.title["run-recovered"],
+    channels: [],
+    exitCode: 0,
+  };
+  await notify(where.notify, alert, where.logger);
 }

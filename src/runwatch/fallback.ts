@@ -11,6 +11,8 @@ import { substituteEnv } from "../config/env.js";
 import { NotifySettings } from "../notify/settings.js";
 
 export interface Fallback {
+  /** The config file, absolute. */
+  configFile: string;
   outputDir: string;
   shop: string;
   notify: NotifySettings | undefined;
@@ -42,6 +44,7 @@ export async function readFallback(configFile: string, outputOverride: string | 
   const notify = substituted.problems.length === 0 ? NotifySettings.safeParse(substituted.value).data : undefined;
   const stale = objectAt(raw, "lock")?.["staleAfterMs"];
   return {
+    configFile: file,
     outputDir,
     shop: typeof shopName === "string" && shopName !== "" ? shopName : "pharmafeed",
     notify: objectAt(raw, "notify") ? notify : undefined,

@@ -30,6 +30,8 @@ export interface DiedRun {
 export interface RunWatch {
   /** The last run, when it died without finishing (said once, by this run). */
   previousDied: DiedRun | undefined;
+  /** The last run failed, died or left something out: a run that is ok now sends the all-clear. */
+  lastRunBad: boolean;
   /** Called once the run is over; never throws. */
   end(outcome: unknown): Promise<void>;
 }
@@ -53,8 +55,10 @@ export async function beginWatch(options: WatchOptions): Promise<RunWatch> {
   const seen = await readRunRecord(outputDir).catch(() => undefined);
   const died = diedAt(seen, staleAfterMs, startedAt);
   const previousDied = died && seen?.record.state === "started" ? { startedAt: seen.record.startedAt, diedAt: died.toISOString(), message: diedMessage(seen.record, died) } : undefined;
+  const last = await readFile(join(outputDir, MANIFEST_FILE), "utf8").then((t) => JSON.parse(t) as { status?: string }, () => undefined);
+  const lastRunBad = previousDied !== undefined || seen?.record.state === "failed" || (last?.status !== undefined && last.status !== "ok");
   // A live run's record is its own: this run will meet its lock and say so; its record stays untouched.
-  if (seen?.record.state === "started" && !died) return { previousDied, end: async () => undefined };
+  if (seen?.record.state === "started" && !died) return { previousDied, lastRunBad, end: async () => undefined };
   const record: StartedRecord = {
     state: "started",
     startedAt: startedAt.toISOString(),
@@ -79,6 +83,7 @@ export async function beginWatch(options: WatchOptions): Promise<RunWatch> {
   };
   return {
     previousDied,
+    lastRunBad,
     end: async (outcome) => {
       clearInterval(timer);
       try {

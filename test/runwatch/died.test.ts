@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 type Health = { status: string; run: string; error?: { code: string; message: string }; summary: string };
-type Payload = { event: string; errorCode: string; what: string; exitCode?: number };
+type Payload = { event: string; errorCode: string; what: string; next: string; title: string; exitCode?: number };
 
 async function setup(): Promise<{ tree: E2eConfig; env: Record<string, string>; server: FeedServer }> {
   const tree = await writeConfig({
@@ -82,14 +82,18 @@ describe("a run that dies without a word is still seen", () => {
         expect(next.code, next.stderr).toBe(0);
         expect(next.stdout).toMatch(/^Last run: died at \S+ without finishing/);
         const alerts = hook.received.slice(before).map((r) => r.body as Payload);
-        expect(alerts).toHaveLength(1);
+        // The death, then the all-clear of this run that published everything.
+        expect(alerts.map((a) => a.event)).toEqual(["run-failed", "run-recovered"]);
         expect(alerts[0]).toMatchObject({ event: "run-failed", errorCode: "RUN_DIED" });
         expect(alerts[0]!.what).toMatch(/^la dernière exécution s'est arrêtée net à \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+        expect(alerts[0]!.next).toContain("journalctl -k");
+        expect(alerts[0]!.next).toContain(`\`pharmafeed generate --config ${tree.configFile}\``);
+        expect(alerts[1]!.title).toContain("flux de nouveau publiés");
         expect((await surfaces(server, "en")).health.status).toBe("ok");
         // Said once: the run after that has nothing to say about it.
         const third = await runCli(["generate", "--config", tree.configFile], { env });
         expect(third.stdout).not.toContain("Last run: died");
-        expect(hook.received.length).toBe(before + 1);
+        expect(hook.received.length).toBe(before + 2);
       } finally {
         await server.close();
       }
@@ -110,6 +114,7 @@ describe("a run that cannot start is still seen", () => {
       expect(alerts).toHaveLength(1);
       expect(alerts[0]).toMatchObject({ event: "run-failed", errorCode: "CONFIG_INVALID", exitCode: 3 });
       expect(alerts[0]!.what).toMatch(/^la configuration contient une erreur/);
+      expect(alerts[0]!.next).toContain(`\`pharmafeed validate --config ${tree.configFile}\``);
       const { health, monitor, page } = await surfaces(server, "nl");
       expect(health).toMatchObject({ status: "degraded", run: "failed", error: { code: "CONFIG_INVALID" } });
       expect(health.error!.message).toContain("google-be-fr.json");
@@ -120,6 +125,7 @@ describe("a run that cannot start is still seen", () => {
       const fixed = await runCli(["generate", "--config", tree.configFile], { env });
       expect(fixed.code, fixed.stderr).toBe(0);
       expect((await surfaces(server, "en")).health.status).toBe("ok");
+      expect(hook.received.slice(before).map((r) => (r.body as Payload).event)).toEqual(["run-failed", "run-recovered"]);
     } finally {
       await server.close();
     }
