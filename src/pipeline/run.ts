@@ -42,6 +42,7 @@ import { type ChannelEntry, HISTORY_DIR, type Manifest, type Problem, MANIFEST_F
 import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
 import { heldFeeds } from "../publish/held-feeds.js";
 import { fetchedChannels } from "../serve/fetched.js";
+import { removeRetiredReports } from "../publish/retired-reports.js";
 import { ChannelRun } from "./channel-run.js";
 import { preparePreview, writePreviewManifest } from "../publish/preview.js";
 import { recordFailedRun } from "./failed-run.js";
@@ -359,6 +360,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     else {
       await writeManifest(outputDir, manifest);
       await clearFailureRecord(outputDir);
+      await removeRetiredReports(outputDir, [...held.retired, ...held.unfetched.map((r) => r.channel)], logger);
       crashPoint("manifest");
       await journal?.remove();
       // After the local publish, which never waits on a remote server; the manifest is rewritten with what went out.
