@@ -54,6 +54,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       publicBaseUrl: config.publicBaseUrl,
       ...(config.serve.status ? { status: config.serve.status } : {}),
       shopName: config.shop.name,
+      configFile: config.file,
       logger,
       accessLog: logger,
       stateSaveMs: config.serve.stateSaveMs,

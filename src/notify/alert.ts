@@ -33,7 +33,7 @@ export interface Alert {
 }
 
 /** The run outcomes that alert, by the error code the run ends with (every other failure is run-failed). */
-function eventOf(errorCode: string): AlertEvent {
+export function eventOf(errorCode: string): AlertEvent {
   switch (errorCode) {
     case "GATE_TRIPPED":
       return "gate-tripped";

@@ -209,7 +209,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       await writeOffersReport(writeDir, offers);
       if (offers.problems.length > 0) {
         if (!options.force) {
-          offersRefusedFigures = { file: offers.file, rows: parsed.rows, accepted: parsed.offers.size, refused: parsed.errorCount, reasons: offers.problems };
+          offersRefusedFigures = { file: offers.file, rows: parsed.rows, accepted: parsed.offers.size, refused: parsed.errorCount, rowsAccepted: parsed.rowsAccepted, reasons: offers.problems };
           throw offersRefused(offers.file, offers.problems, parsed);
         }
         logger.warn("offers file would be refused, used anyway (--force)", { file: offers.file, problems: offers.problems.join("; ") });
@@ -350,7 +350,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
         resumes: stats.resumes,
       },
       sync: { ...source.report, ...(source.report.delta ? { delta: { ...source.report.delta } } : {}), ...(source.report.reuse ? { reuse: { ...source.report.reuse } } : {}) },
-      ...(offers ? { offers: { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount } } : {}),
+      ...(offers ? { offers: { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount, rows: offers.parsed.rows, rowsAccepted: offers.parsed.rowsAccepted } } : {}),
       // Every row has drained by now, so the counts are final (only pruning comes after).
       ...(images ? { images: { ...images.stats } } : {}),
       ...(held.unfetched.length > 0 ? { retired: held.unfetched } : {}),

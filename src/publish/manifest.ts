@@ -122,10 +122,20 @@ export const Manifest = z.object({
   /** What the image pipeline did (requested, cacheHits, downloads, conversions, failed, ...), when a channel processes images. */
   images: Counts.optional(),
   /** The offers file of the run; refused rows are listed in reports/_offers.csv. */
-  offers: z.object({ file: z.string(), accepted: z.number().int().min(0), refused: z.number().int().min(0) }).optional(),
+  /** accepted: offers in the index; refused: problems (a row may have several); rows, rowsAccepted: the file's data rows (absent in older manifests). */
+  offers: z
+    .object({ file: z.string(), accepted: z.number().int().min(0), refused: z.number().int().min(0), rows: z.number().int().min(0).optional(), rowsAccepted: z.number().int().min(0).optional() })
+    .optional(),
   /** A failed run's offers file that was refused (then `offers` is still the one the live feeds were built with): its figures and why. */
   offersRefused: z
-    .object({ file: z.string(), rows: z.number().int().min(0), accepted: z.number().int().min(0), refused: z.number().int().min(0), reasons: z.array(z.string()) })
+    .object({
+      file: z.string(),
+      rows: z.number().int().min(0),
+      accepted: z.number().int().min(0),
+      refused: z.number().int().min(0),
+      rowsAccepted: z.number().int().min(0).optional(),
+      reasons: z.array(z.string()),
+    })
     .optional(),
   /** Served feeds this run stopped serving because the config no longer names them and no marketplace ever fetched them (held-feeds.ts). */
   retired: z.array(z.object({ channel: z.string(), file: z.string(), reason: z.string() })).optional(),

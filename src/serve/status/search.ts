@@ -3,10 +3,12 @@ import type { ChannelMapping } from "../../mapping/settings.js";
 import { explain, type ChannelAnswer, type ExplainAnswer } from "../../explain/explain.js";
 import { ExplainIndex, explainFile } from "../../explain/store.js";
 import { escapeHtml as e } from "../html.js";
+import { count, plural } from "./numbers.js";
 import { isPharmafeedError } from "../../errors.js";
 import { details } from "./_time.js";
 import { WORDS, type Language } from "./i18n.js";
 import { reasonWords } from "./reason-words.js";
+import { fill } from "./run-words.js";
 
 const SHOWN = 10;
 
@@ -54,7 +56,7 @@ export function renderAnswer(answer: ExplainAnswer, lang: Language, online: Onli
     return `<p>${e(what)}: <strong>${e(answer.query)}</strong></p>${from}`;
   }
   return (
-    `<p>${answer.total} ${e(w.matches)} <strong>${e(answer.query)}</strong></p>${from}` +
+    `<p>${e(fill(plural(answer.total, w.matchForms, lang), { n: count(answer.total, lang) }))} <strong>${e(answer.query)}</strong></p>${from}` +
     answer.products
       .map((p) => `<article><h3>${e(p.id)}${p.name ? ` · ${e(p.name)}` : ""}</h3><p class="muted small">${[p.gtin ? `GTIN ${e(p.gtin)}` : "", p.brand ? e(p.brand) : ""].filter(Boolean).join(" · ")}</p><ul>${p.channels.map((c) => channel(c, lang, c.outcome !== "not_run" && stale(c.channel))).join("")}</ul></article>`)
       .join("")
