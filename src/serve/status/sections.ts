@@ -45,7 +45,6 @@ function lastFetch(input: StatusInput, channel: string, lang: Language): string 
 }
 
 export function onlineSection(input: StatusInput, lang: Language): string {
-  const w = WORDS[lang];
   const r = RUN_WORDS[lang];
   if (!input.manifest) return "";
   const all = onlineEntries(input);
