@@ -21,6 +21,11 @@ interface AlertWords {
   /** With {host}, {at}, {exit}. */
   footer: string;
   exitCode: string;
+  /** feeds-stale: with {age} (hours, in the language's digits) and {max}; {at}: a publish time. */
+  staleWhat: string;
+  staleNone: string;
+  onlineSince: string;
+  nothingOnline: string;
   /** offers-refused: `--force` advised ({cmd}) only for a clean file that trips maxDropPercent; otherwise why not. */
   forceYes: string;
   forceNo: string;
@@ -77,6 +82,10 @@ const en: AlertWords = {
   statusPage: "Status page",
   footer: "Host {host}, {at}{exit}.",
   exitCode: ", exit code ",
+  staleWhat: "The newest feed online is {age} h old, more than the {max} h allowed: marketplaces get old prices and stock.",
+  staleNone: "No feed is online: marketplaces get nothing.",
+  onlineSince: "online file published {at}",
+  nothingOnline: "nothing online",
   forceYes: " If the file is right as it is (fewer offers on purpose), publish it anyway with `{cmd}`.",
   forceNo: " Do not use --force here: it would publish catalogue prices and stock for every product whose row was refused.",
   retire: " {channel} stays online because a marketplace fetched it: register the new feed's address at that marketplace{near}, then stop serving the old one with `{cmd}`.",
@@ -136,6 +145,10 @@ const fr: AlertWords = {
   statusPage: "Page d'état",
   footer: "Machine {host}, {at}{exit}.",
   exitCode: ", code de sortie ",
+  staleWhat: "Le flux en ligne le plus récent a {age} h, plus que les {max} h admises : les places de marché reçoivent d'anciens prix et stocks.",
+  staleNone: "Aucun flux en ligne : les places de marché ne reçoivent rien.",
+  onlineSince: "fichier en ligne publié le {at}",
+  nothingOnline: "rien en ligne",
   forceYes: " Si le fichier est juste tel quel (moins d'offres à dessein), publiez-le quand même avec `{cmd}`.",
   forceNo: " N'utilisez pas --force ici : il publierait les prix et stocks du catalogue pour chaque produit dont la ligne a été refusée.",
   retire: " {channel} reste en ligne parce qu'une place de marché l'a récupéré : enregistrez l'adresse du nouveau flux auprès de cette place de marché{near}, puis arrêtez de servir l'ancien avec `{cmd}`.",
@@ -195,6 +208,10 @@ const nl: AlertWords = {
   statusPage: "Statuspagina",
   footer: "Machine {host}, {at}{exit}.",
   exitCode: ", exitcode ",
+  staleWhat: "De nieuwste online feed is {age} uur oud, meer dan de toegestane {max} uur: marktplaatsen krijgen oude prijzen en voorraad.",
+  staleNone: "Geen feed online: marktplaatsen krijgen niets.",
+  onlineSince: "online bestand gepubliceerd op {at}",
+  nothingOnline: "niets online",
   forceYes: " Is het bestand juist zoals het is (bewust minder aanbiedingen), publiceer het dan toch met `{cmd}`.",
   forceNo: " Gebruik hier geen --force: dat zou catalogusprijzen en -voorraad publiceren voor elk product waarvan de regel geweigerd werd.",
   retire: " {channel} blijft online omdat een marktplaats hem ophaalde: registreer het adres van de nieuwe feed bij die marktplaats{near} en stop dan met het oude via `{cmd}`.",

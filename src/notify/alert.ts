@@ -10,6 +10,7 @@ import { unpublishedOf } from "../publish/run-state.js";
 import { errorWords, fill, problemWords, unpublishedWords } from "../serve/status/run-words.js";
 import { ALERT_WORDS, type AlertLanguage } from "./alert-words.js";
 import { nextStep } from "./next-steps.js";
+import { decimal } from "../serve/status/numbers.js";
 import type { AlertEvent } from "./settings.js";
 
 export interface Alert {
@@ -104,13 +105,18 @@ export function runAlert(input: {
   };
 }
 
-/** The alert for feeds older than serve.maxFeedAgeHours. */
+/** The alert for feeds older than serve.maxFeedAgeHours, in the alert's language (times in UTC, as the page writes them). */
 export function staleAlert(input: { shop: string; statusUrl?: string; state: RunState; manifest?: Manifest; now: Date; language?: AlertLanguage }): Alert {
+  const language = input.language ?? "en";
+  const w = ALERT_WORDS[language];
+  const utc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
   const channels = (input.manifest?.channels ?? []).map((c) => ({
     name: c.name,
-    reason: c.live ? `online file published ${c.live.publishedAt}` : "nothing online",
+    reason: c.live ? fill(w.onlineSince, { at: utc(c.live.publishedAt) }) : w.nothingOnline,
   }));
-  return { ...base("feeds-stale", input.shop, input.statusUrl, input.now, input.language ?? "en"), what: input.state.summary, channels };
+  const age = input.state.newestFeedAgeHours;
+  const what = age === undefined ? w.staleNone : fill(w.staleWhat, { age: decimal(age, language), max: input.state.maxFeedAgeHours });
+  return { ...base("feeds-stale", input.shop, input.statusUrl, input.now, language), what, channels };
 }
 
 /** The alert as plain text (e-mail body, chat message). */
