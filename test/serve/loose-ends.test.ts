@@ -21,7 +21,7 @@ describe("serve started by npm follows it", () => {
     const tree = await writeConfig({ channels: [{ name: "a", preset: "generic-ndjson", locale: "fr", link: { template: "https://shop.example/p/{{id}}" } }] });
     const { mkdir, readFile } = await import("node:fs/promises");
     await mkdir(tree.outputDir, { recursive: true });
-    const env = { ...process.env, npm_command: "exec" };
+    const env: NodeJS.ProcessEnv = { ...process.env, npm_command: "exec" };
     delete env["NODE_OPTIONS"];
     // `; true` keeps the shell alive as serve's parent (a lone command would be exec'ed in its place).
     const shell = spawn("sh", ["-c", `"${process.execPath}" "${CLI}" serve --config "${tree.configFile}" --port 0 2>"${tree.root}/serve.log"; true`], { env, stdio: "ignore" });
