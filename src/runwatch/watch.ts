@@ -95,6 +95,12 @@ export async function beginWatch(options: WatchOptions): Promise<RunWatch> {
           await rm(path, { force: true });
           return;
         }
+        // Another run holds the lock and speaks for itself: this one leaves the record as it found it.
+        if (isPharmafeedError(outcome, "LOCK_HELD")) {
+          if (record.previous) await writeRunRecord(outputDir, { ...record.previous, state: "failed" });
+          else await rm(path, { force: true });
+          return;
+        }
         const code = isPharmafeedError(outcome) ? outcome.code : "UNEXPECTED";
         const message = outcome instanceof Error ? outcome.message.split("\n").slice(0, 6).join("\n") : String(outcome);
         await writeRunRecord(outputDir, { state: "failed", startedAt: record.startedAt, endedAt: new Date().toISOString(), error: { code, message }, unrecorded: "the run could not start" });

@@ -93,7 +93,9 @@ export class LiveFeeds {
   private record: SeenRecord | undefined;
 
   /** The manifest every surface reports: the base one, or the run record's failure over it. */
+  private recordReadAt = 0;
   private async overlay(): Promise<void> {
+    this.recordReadAt = Date.now();
     this.record = await readRunRecord(this.outputReal);
     const reported = withFailure(this.base, failureOf(this.record, this.runStaleAfterMs));
     if (reported !== this.snapshot.manifest) this.snapshot = { ...this.snapshot, manifest: reported };
@@ -124,8 +126,9 @@ export class LiveFeeds {
     );
     const signature = signatures[0] === "missing" && signatures.slice(1).every((s) => s === "missing") ? "missing" : signatures.join("|");
     if (signature === this.signature && Date.now() < this.retryAt) {
-      // A running run's record does not change when its process dies: its liveness is looked at each time.
-      if (this.record?.record.state === "started") await this.overlay();
+      // A running run's record does not change when its process dies: its liveness is looked at
+      // again, at most once a second (feed requests come far more often during a run).
+      if (this.record?.record.state === "started" && Date.now() - this.recordReadAt >= 1000) await this.overlay();
       return;
     }
     const changed = signature !== this.signature && this.signature !== "";
