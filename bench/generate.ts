@@ -17,6 +17,9 @@
  *                        more output costs (default 22 only; --memory runs always use all 22)
  *   --node-flags "..."   node flags of the generate process only, e.g. "--max-semi-space-size=4"
  *                        (README, Memory); the baseline and the sandbox keep node's defaults
+ *   --fsync-cost         also time generate with PHARMAFEED_FSYNC=0 (no fsync of files and folders
+ *                        before and after their renames, core/atomic-file.ts), alternated with the
+ *                        durable runs: what a power-cut-safe publish costs on this disk
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -26,7 +29,7 @@ import { fileURLToPath } from "node:url";
 import { once } from "node:events";
 import { PRESET_NAMES } from "../src/presets/index.js";
 import { DEMO_KEY } from "../src/sandbox/index.js";
-import { flag, message, startChild } from "./common.js";
+import { flag, hasFlag, message, startChild } from "./common.js";
 
 const PRODUCTS = Number(flag("products", "100000"));
 const RUNS = Number(flag("runs", "3"));
@@ -34,6 +37,7 @@ const MEMORY = flag("memory", "10000,100000").split(",").map(Number).filter((n) 
 const WORKERS = flag("workers", "");
 const OUTPUTS = flag("outputs", "22").split(",").map(Number);
 const NODE_FLAGS = flag("node-flags", "").split(" ").filter((f) => f !== "");
+const FSYNC_COST = hasFlag("fsync-cost");
 const SEED = 1;
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
@@ -61,12 +65,12 @@ execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "
 const CHANNELS = PRESET_NAMES.flatMap((preset) => [`${preset}-fr`, `${preset}-nl`]);
 
 /** The built CLI over a config written by the child script (every preset in fr and nl), on its first `outputs` channels. */
-async function generateCli(url: string, dir: string, outputs: number): Promise<Sample> {
+async function generateCli(url: string, dir: string, outputs: number, durable = true): Promise<Sample> {
   await message(startChild("./generate-child.ts", ["config", url, dir]));
   const only = outputs < CHANNELS.length ? CHANNELS.slice(0, outputs).flatMap((name) => ["--channel", name]) : [];
   const args = [...NODE_FLAGS, join(root, "dist/cli.js"), "generate", "--config", join(dir, "pharmafeed.json"), "--force", "--log-format", "json", ...only, ...(WORKERS ? ["--workers", WORKERS] : [])];
   const started = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, BENCH_KEY_ID: DEMO_KEY.id, BENCH_KEY_SECRET: DEMO_KEY.secret } });
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, BENCH_KEY_ID: DEMO_KEY.id, BENCH_KEY_SECRET: DEMO_KEY.secret, ...(durable ? {} : { PHARMAFEED_FSYNC: "0" }) } });
   let log = "";
   child.stderr.on("data", (chunk: Buffer) => (log += chunk.toString("utf8")));
   const [code] = (await once(child, "exit")) as [number | null];
@@ -81,10 +85,10 @@ async function generateCli(url: string, dir: string, outputs: number): Promise<S
   return { seconds, products: done.products ?? 0, rssMb: done.peakRssMb ?? 0, workers: done.workers ?? 0 };
 }
 
-async function measure(mode: "generate" | "baseline", url: string, outputs = CHANNELS.length): Promise<Sample> {
+async function measure(mode: "generate" | "baseline" | "no-fsync", url: string, outputs = CHANNELS.length): Promise<Sample> {
   const dir = await mkdtemp(join(tmpdir(), "pharmafeed-bench-"));
   try {
-    if (mode === "generate") return await generateCli(url, dir, outputs);
+    if (mode !== "baseline") return await generateCli(url, dir, outputs, mode === "generate");
     return await message<Sample>(startChild("./generate-child.ts", [mode, url, dir]));
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -97,10 +101,12 @@ const fmt = (n: number) => Math.round(n).toLocaleString("en");
 await withSandbox(PRODUCTS, async (url) => {
   const gen = new Map<number, Sample[]>(OUTPUTS.map((k) => [k, []]));
   const base: Sample[] = [];
+  const noFsync: Sample[] = [];
   for (let run = 0; run < RUNS; run++) {
     // Alternated so that machine noise falls on both sides alike.
     base.push(await measure("baseline", url));
     for (const k of OUTPUTS) gen.get(k)!.push(await measure("generate", url, k));
+    if (FSYNC_COST) noFsync.push(await measure("no-fsync", url));
   }
   const b = median(base.map((s) => s.products / s.seconds));
   const first = gen.get(OUTPUTS[0]!)![0]!;
@@ -112,6 +118,11 @@ await withSandbox(PRODUCTS, async (url) => {
     console.log(`  ${label.padEnd(20)} ${fmt(g).padStart(8)} products/s   peak RSS ${fmt(median(samples.map((s) => s.rssMb)))} MB   ratio ${(g / b).toFixed(2)}x`);
   }
   console.log(`  baseline split+parse ${fmt(b).padStart(8)} products/s   peak RSS ${fmt(median(base.map((s) => s.rssMb)))} MB`);
+  if (FSYNC_COST) {
+    const wall = (samples: Sample[]) => median(samples.map((x) => x.seconds));
+    const durable = wall(gen.get(CHANNELS.length) ?? gen.get(OUTPUTS[0]!)!);
+    console.log(`  no fsync             ${fmt(median(noFsync.map((x) => x.products / x.seconds))).padStart(8)} products/s   wall ${wall(noFsync).toFixed(1)} s against ${durable.toFixed(1)} s with fsync: the syncs cost ${(((durable - wall(noFsync)) / wall(noFsync)) * 100).toFixed(1)} %`);
+  }
   console.log(`  goal                 ratio >= 0.5x with 22 outputs`);
   if (OUTPUTS.length > 1) {
     // Wall time per product against the number of outputs: a straight line's slope is what one output costs.

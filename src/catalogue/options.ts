@@ -6,7 +6,7 @@
  * be logged, inspected or serialised without leaking it.
  */
 import { z } from "zod";
-import { milliseconds } from "../config/duration.js";
+import { milliseconds } from "../core/duration.js";
 import { PharmafeedError } from "../errors.js";
 import { Secret } from "./secret.js";
 

@@ -9,7 +9,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Options } from "yargs";
-import { MAX_TIMER_MS } from "../config/duration.js";
+import { MAX_TIMER_MS } from "../core/duration.js";
 
 /** Thrown inside a coerce function; yargs hands the message to cli.ts's fail handler (USAGE). */
 function refuse(flag: string, value: unknown, expected: string): never {

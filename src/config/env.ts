@@ -2,7 +2,7 @@
  * `"${NAME}"` and `"${NAME:-default}"` references in config strings, so that
  * secrets stay in the environment (or a systemd credential) and out of files.
  */
-import { jsonPath } from "./issues.js";
+import { jsonPath } from "../core/issues.js";
 
 export interface EnvProblem {
   path: string;

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { RetryPolicy, Timeouts } from "../catalogue/options.js";
 import { ChannelMapping } from "../mapping/settings.js";
-import { milliseconds } from "./duration.js";
+import { milliseconds } from "../core/duration.js";
 import { PRESET_NAMES } from "../presets/index.js";
 import { NotifySettings } from "../notify/settings.js";
 import { MerchantSettings } from "../merchant/settings.js";

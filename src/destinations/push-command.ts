@@ -11,7 +11,7 @@ import { notify, runAlert } from "../notify/index.js";
 import { acquireLock } from "../publish/lock.js";
 import { readManifest } from "../publish/manifest.js";
 import { pushFromManifest } from "./after-publish.js";
-import { recordLine } from "./record.js";
+import { recordLine } from "../publish/destination-record.js";
 
 export interface PushOutcome {
   /** What went (or would go), for stdout. */

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { Logger } from "../log.js";
 import type { Problem } from "../publish/manifest.js";
-import type { DestinationRecord, UploadedFile } from "./record.js";
+import type { DestinationRecord, UploadedFile } from "../publish/destination-record.js";
 import { createDriver } from "./registry.js";
 import { type DestinationConfig, SECRET_FIELDS } from "./settings.js";
 import { DestinationFailure, type Driver, type UploadItem } from "./types.js";

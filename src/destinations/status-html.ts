@@ -4,8 +4,8 @@
  * like the CLI; the page's other words are translated in serve/status/i18n.ts.
  */
 import { formatBytes } from "../format.js";
-import { escapeHtml as e } from "../serve/html.js";
-import type { DestinationRecord } from "./record.js";
+import { escapeHtml as e } from "../core/html.js";
+import type { DestinationRecord } from "../publish/destination-record.js";
 
 export function destinationsHtml(records: readonly DestinationRecord[] | undefined): string {
   if (!records || records.length === 0) return "";

@@ -19,7 +19,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { crashPoint } from "../publish/crash-point.js";
+import { crashPoint } from "../core/crash-point.js";
 import { fileIdentity } from "../publish/file-identity.js";
 import type { Logger } from "../log.js";
 import type { ChannelEntry } from "../publish/manifest.js";

@@ -12,12 +12,11 @@
  * ever touched.
  */
 import { createHash } from "node:crypto";
-import { readdir, readFile, rename, rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { temporaryPath } from "../publish/atomic-output.js";
 import type { ImageSource } from "../mapping/feed-item.js";
-import { writeTemporary } from "../publish/safe-path.js";
+import { replaceFile } from "../core/atomic-file.js";
 
 export const INDEX_FILE = "index.json";
 /** The names the pipeline gives its files: a content hash and the format's extension. */
@@ -110,9 +109,7 @@ export class ImageIndex {
     }
     const referenced = new Set([...this.entries.values()].map((e) => e.file));
     const target = join(this.dir, INDEX_FILE);
-    const tmp = temporaryPath(target);
-    await writeTemporary(tmp, JSON.stringify({ version: 1, entries: Object.fromEntries(this.entries) }));
-    await rename(tmp, target);
+    await replaceFile(target, JSON.stringify({ version: 1, entries: Object.fromEntries(this.entries) }));
     const orphans = [...this.owned].filter((name) => !referenced.has(name) && IMAGE_NAME.test(name));
     await Promise.all(orphans.map((name) => rm(join(this.dir, name), { force: true })));
     for (const name of orphans) this.owned.delete(name);

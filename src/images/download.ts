@@ -10,7 +10,7 @@
  * abort (the run is stopping) throws.
  */
 import { Agent, errors, interceptors, request, type Dispatcher } from "undici";
-import { backoffDelay, parseRetryAfter, sleep } from "../catalogue/http/backoff.js";
+import { backoffDelay, parseRetryAfter, retrying } from "../core/retry.js";
 import type { ImageRunOptions } from "./options.js";
 
 export type DownloadResult = { ok: true; value: Buffer } | { ok: false; reason: string };
@@ -25,6 +25,9 @@ export class RetryPool {
     return true;
   }
 }
+
+/** A download given up: its reason becomes the result. */
+class GaveUp extends Error {}
 
 class Transient extends Error {
   constructor(
@@ -54,23 +57,27 @@ export class Downloader {
     this.pool = new RetryPool(config.options.runRetries);
   }
 
-  /** The bytes at `url`, retried within the budgets. */
+  /** The bytes at `url`, retried within the budgets (core/retry.ts). */
   async download(url: string): Promise<DownloadResult> {
     const { retry } = this.config.options;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.once(url);
-      } catch (error) {
-        this.config.signal?.throwIfAborted();
-        const transient = error instanceof Transient ? error : classify(error);
-        if (!transient) return { ok: false, reason: `download: ${(error as Error).message}` };
-        if (attempt >= retry.maxRetries || !this.pool.take()) {
-          const after = attempt > 0 ? ` (after ${attempt} ${attempt === 1 ? "retry" : "retries"})` : "";
-          return { ok: false, reason: `download: ${transient.message}${after}` };
-        }
-        const wait = Math.min(retry.maxMs, transient.retryAfterMs ?? backoffDelay(attempt, retry));
-        await sleep(wait, this.config.signal);
-      }
+    try {
+      return await retrying(() => this.once(url), {
+        next: (error, failures) => {
+          const transient = error instanceof Transient ? error : classify(error);
+          if (!transient) throw new GaveUp(`download: ${(error as Error).message}`);
+          const attempt = failures - 1;
+          if (attempt >= retry.maxRetries || !this.pool.take()) {
+            const after = attempt > 0 ? ` (after ${attempt} ${attempt === 1 ? "retry" : "retries"})` : "";
+            throw new GaveUp(`download: ${transient.message}${after}`);
+          }
+          return Math.min(retry.maxMs, transient.retryAfterMs ?? backoffDelay(attempt, retry));
+        },
+        ...(this.config.signal ? { signal: this.config.signal } : {}),
+      });
+    } catch (error) {
+      // Only an abort (the run is stopping) throws; a photo that cannot be had is a result.
+      if (error instanceof GaveUp) return { ok: false, reason: error.message };
+      throw error;
     }
   }
 

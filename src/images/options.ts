@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from "node:os";
 import { z } from "zod";
-import { milliseconds } from "../config/duration.js";
+import { milliseconds } from "../core/duration.js";
 
 export const ImageRunOptions = z
   .object({

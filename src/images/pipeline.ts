@@ -20,7 +20,7 @@ import { ImageRunOptions, type ImageRunOptionsInput } from "./options.js";
 import { convertImage } from "./process.js";
 import { settingsId, type ImageProcessSettings } from "./settings.js";
 import { IMAGES_DIR, ImageStore, publicImageUrl } from "./store.js";
-import { ensureRealDir } from "../publish/safe-path.js";
+import { ensureRealDir } from "../core/safe-path.js";
 
 export type ImageOutcome = { ok: true; url: string } | { ok: false; reason: string };
 

@@ -51,7 +51,7 @@ export class OrderedQueue<T> {
   private async run(): Promise<void> {
     while (this.rows.length > 0) {
       const value = await this.rows[0]!;
-      this.rows.shift();
+      void this.rows.shift(); // settled: awaited just above
       const pending = this.sink(value);
       if (pending) await pending;
       if (this.rows.length < this.capacity) this.wake();

@@ -6,12 +6,11 @@
  * never sends half a file; a name already present is not written again.
  */
 import { createHash } from "node:crypto";
-import { access, rename, rm } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { PharmafeedError } from "../errors.js";
-import { temporaryPath } from "../publish/atomic-output.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "./settings.js";
-import { writeTemporary } from "../publish/safe-path.js";
+import { replaceFile } from "../core/atomic-file.js";
 
 /** The folder inside the output directory, and the URL path `serve` answers it under. */
 export const IMAGES_DIR = "images";
@@ -58,13 +57,10 @@ export class ImageStore {
       this.present.add(name);
       return false;
     }
-    const tmp = temporaryPath(target);
     try {
-      await writeTemporary(tmp, bytes);
-      await rename(tmp, target);
+      await replaceFile(target, bytes);
     } catch (cause) {
       if (cause instanceof PharmafeedError) throw cause;
-      await rm(tmp, { force: true }).catch(() => undefined);
       throw new PharmafeedError("WRITE_FAILED", `cannot write ${target}: ${(cause as Error).message}`, { cause, context: { file: target } });
     }
     this.present.add(name);

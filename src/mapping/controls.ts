@@ -16,11 +16,6 @@ const CONTROL = /[\0-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\uFFFE\uFFFF]|[\uD800-\uDBFF]
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const SUSPECT = /[\0-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
-/** Whether `text` holds a character dropControlChars would remove (or a surrogate, to be checked). */
-export function mayHoldControlChars(text: string): boolean {
-  return SUSPECT.test(text);
-}
-
 /** `text` without the characters above; the same string when it has none. */
 export function dropControlChars(text: string): string {
   if (!SUSPECT.test(text)) return text;

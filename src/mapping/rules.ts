@@ -12,7 +12,6 @@
 import { z } from "zod";
 
 export const RULE_OPS = ["eq", "ne", "in", "nin", "lt", "lte", "gt", "gte", "contains", "startsWith", "exists"] as const;
-export type RuleOp = (typeof RULE_OPS)[number];
 
 const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const name = z.string().min(1).optional().describe("Shown as the detail of RULE_EXCLUDED.");

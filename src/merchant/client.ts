@@ -3,7 +3,7 @@
  * Center account; `requests` counts what was sent (the figures, the quota).
  */
 import { inspect } from "node:util";
-import type { RetryPolicy } from "../catalogue/http/backoff.js";
+import type { RetryPolicy } from "../core/retry.js";
 import { TokenSource } from "./auth.js";
 import { GOOGLE_API_URL, MerchantHttp, type MerchantRetry } from "./http.js";
 import { readServiceAccountKey } from "./key.js";

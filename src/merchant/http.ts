@@ -8,8 +8,8 @@
  */
 import { inspect } from "node:util";
 import { Pool } from "undici";
-import { backoffDelay, parseRetryAfter, sleep } from "../catalogue/http/backoff.js";
-import type { RetryPolicy } from "../catalogue/http/backoff.js";
+import { backoffDelay, parseRetryAfter, sleep } from "../core/retry.js";
+import type { RetryPolicy } from "../core/retry.js";
 import { PharmafeedError } from "../errors.js";
 import { VERSION } from "../version.js";
 import type { TokenSource } from "./auth.js";

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { stringify } from "csv-stringify/sync";
-import { AtomicOutput } from "../publish/atomic-output.js";
+import { AtomicOutput } from "../core/atomic-output.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import { MerchantStore } from "./store.js";
 

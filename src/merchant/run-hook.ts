@@ -1,5 +1,5 @@
 /**
- * The run's one seam to the Merchant API (pipeline/run.ts): after the feeds are
+ * The run's one seam to the Merchant API (a hook of pipeline/run.ts): after the feeds are
  * published, read Google's statuses back for the run's feeds that have an account,
  * and send the Merchant Center alerts (alerts.ts). What fails comes back as Problems
  * (kind "merchant"): the run is degraded, never failed.
@@ -8,6 +8,7 @@ import type { LoadedConfig } from "../config/types.js";
 import type { Logger } from "../log.js";
 import { notify } from "../notify/index.js";
 import type { ChannelEntry, Problem } from "../publish/manifest.js";
+import type { AfterPublishHook } from "../publish/run-parts.js";
 import { PUSHABLE_LAYOUTS } from "./push/values.js";
 import { merchantAlerts } from "./alerts.js";
 import type { MerchantChannel } from "./settings.js";
@@ -35,8 +36,16 @@ export async function sendMerchantAlerts(config: Pick<LoadedConfig, "notify" | "
   }
 }
 
+/** The run's hook (publish/run-parts.ts): Google's work once the feeds are published. */
+export function merchantHook(options: Omit<AfterRunOptions, "outputDir" | "dryRun" | "entries">): AfterPublishHook {
+  return {
+    name: "merchant",
+    run: async ({ outputDir, dryRun, entries }) => ({ problems: await merchantAfterRun({ ...options, outputDir, dryRun, entries }) }),
+  };
+}
+
 /** Intraday push first (Google gets today's prices sooner), then the read-back. */
-export async function merchantAfterRun(options: AfterRunOptions): Promise<Problem[]> {
+async function merchantAfterRun(options: AfterRunOptions): Promise<Problem[]> {
   if (options.dryRun) return [];
   const problems: Problem[] = [];
   const published = new Map(options.entries.filter((e) => e.published === true).map((e) => [e.name, e.file]));

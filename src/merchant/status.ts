@@ -5,7 +5,7 @@
  * "Google disapproved": pharmafeed's own exclusions are in each feed's card.
  * In the page's language; Google's issue texts stay in Google's words.
  */
-import { escapeHtml as e } from "../serve/html.js";
+import { escapeHtml as e } from "../core/html.js";
 import type { Language } from "../serve/status/i18n.js";
 import { MerchantStore, type FeedSummary, type GoogleVerdict } from "./store.js";
 

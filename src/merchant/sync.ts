@@ -13,7 +13,7 @@
 import { join } from "node:path";
 import type { Logger } from "../log.js";
 import { REPORTS_DIR } from "../publish/exclusion-report.js";
-import { ensureRealDir } from "../publish/safe-path.js";
+import { ensureRealDir } from "../core/safe-path.js";
 import { STATE_DIR } from "../store/sqlite.js";
 import type { Problem } from "../publish/manifest.js";
 import { isPharmafeedError } from "../errors.js";

@@ -7,10 +7,10 @@ import { hostname } from "node:os";
 import type { Manifest } from "../publish/manifest.js";
 import type { RunState } from "../publish/run-state.js";
 import { unpublishedOf } from "../publish/run-state.js";
-import { errorWords, fill, problemWords, unpublishedWords } from "../serve/status/run-words.js";
+import { errorWords, fill, problemWords, unpublishedWords } from "../publish/run-words.js";
 import { ALERT_WORDS, type AlertLanguage } from "./alert-words.js";
 import { nextStep } from "./next-steps.js";
-import { decimal } from "../serve/status/numbers.js";
+import { decimal } from "../core/numbers.js";
 import type { AlertEvent } from "./settings.js";
 
 export interface Alert {

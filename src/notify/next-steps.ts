@@ -5,7 +5,7 @@
  */
 import type { Manifest } from "../publish/manifest.js";
 import { unpublishedOf } from "../publish/run-state.js";
-import { fill } from "../serve/status/run-words.js";
+import { fill } from "../publish/run-words.js";
 import { ALERT_WORDS, type AlertLanguage } from "./alert-words.js";
 import type { AlertEvent } from "./settings.js";
 

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import type { LoadedChannel } from "../config/types.js";
 import type { Product } from "../catalogue/schemas/product.js";
 import type { MappingContext } from "../mapping/context.js";
-import { AtomicOutput } from "../publish/atomic-output.js";
+import { AtomicOutput } from "../core/atomic-output.js";
 import { ExclusionReport, type ReportProduct, REPORTS_DIR, WARNING_COLUMNS, warningsReportName } from "../publish/exclusion-report.js";
 import { evaluateGate } from "../publish/gate.js";
 import { WOULD_PUBLISH } from "../publish/run-state.js";
@@ -105,7 +105,7 @@ export class ChannelRun {
     this.report = new ExclusionReport(join(outputDir, REPORTS_DIR, `${channel.name}.csv`));
     this.warningsReport = new ExclusionReport(join(outputDir, REPORTS_DIR, warningsReportName(channel.name)), WARNING_COLUMNS);
     this.header = this.mapper.writer.header();
-    this.out.write(this.header);
+    void this.guard(this.out.write(this.header));
     this.written = Buffer.byteLength(this.header);
     this.separatorBytes = Buffer.byteLength(this.mapper.writer.separator);
     const process = channel.mapping.images.process;
@@ -160,13 +160,13 @@ export class ChannelRun {
         this.explain?.copied(outcome);
         return this.guard(this.report.addBytes(old.reportLine(outcome.rb)));
       }
-      if (outcome.wb) this.guard(this.warningsReport.addBytes(old.warningLines(outcome.wb)));
+      if (outcome.wb) void this.guard(this.warningsReport.addBytes(old.warningLines(outcome.wb)));
       const row = old.row(outcome.l);
       if (this.sample.length < SAMPLE_ROWS) this.sample.push(row.toString("utf8"));
       const offset = this.written + (this.rows > 0 ? this.separatorBytes : 0);
       this.explain?.copied({ ...outcome, o: offset });
       this.written = offset + outcome.l;
-      if (this.rows++ > 0 && this.separatorBytes > 0) this.guard(this.out.write(this.mapper.writer.separator));
+      if (this.rows++ > 0 && this.separatorBytes > 0) void this.guard(this.out.write(this.mapper.writer.separator));
       return this.guard(this.out.writeBytes(row));
     } catch (error) {
       this.fail(error);
@@ -235,7 +235,7 @@ export class ChannelRun {
 
   /** An item's warnings report lines (maybe "") and row; the row's marks are the mapper's last. */
   private itemLines(row: string, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>, warningLines: string): Promise<void> | undefined {
-    this.guard(this.warningsReport.addLine(warningLines));
+    void this.guard(this.warningsReport.addLine(warningLines));
     if (this.sample.length < SAMPLE_ROWS) this.sample.push(row);
     const { separator } = this.mapper.writer;
     const offset = this.written + (this.rows > 0 ? this.separatorBytes : 0);
@@ -314,7 +314,7 @@ export class ChannelRun {
     let stats;
     try {
       const footer = this.mapper.writer.footer(this.rows);
-      this.out.write(footer);
+      await this.out.write(footer);
       stats = await this.out.finish();
       const problem = await checkSample(this.channel.layout.spec, this.header, this.sample, footer, this.mapper.writer.separator);
       if (problem) throw new Error(`the feed does not parse back: ${problem}`);

@@ -4,7 +4,7 @@ import type { LogFields } from "../log.js";
 import type { Manifest } from "../publish/manifest.js";
 import { unpublishedOf } from "../publish/run-state.js";
 import { describeSync } from "../snapshot/describe.js";
-import { destinationLines } from "../destinations/record.js";
+import { destinationLines } from "../publish/destination-record.js";
 
 export function topReasons(excluded: Record<string, number>, count = 3): string {
   const total = Object.values(excluded).reduce((a, b) => a + b, 0);

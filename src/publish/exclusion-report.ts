@@ -10,7 +10,7 @@ import { dropControlChars } from "../mapping/controls.js";
 import { fallbackDetail, reasonDetail } from "../mapping/reason-details.js";
 import type { Reason } from "../mapping/reasons.js";
 import { rowStringifier } from "../writers/csv.js";
-import { AtomicOutput } from "./atomic-output.js";
+import { AtomicOutput } from "../core/atomic-output.js";
 
 /** Folder of the reports, inside the output directory. */
 export const REPORTS_DIR = "reports";
@@ -76,7 +76,9 @@ export class ExclusionReport {
     this.out = new AtomicOutput(file);
     const header = rowStringifier({})([...columns]);
     this.headerBytes = Buffer.byteLength(header);
-    this.out.write(header);
+    // One short line into an empty block: no flush, so nothing to wait for; a failure of the file
+    // is the output's and finish() reports it.
+    void this.out.write(header)?.catch(() => undefined);
   }
 
   /** A line made by exclusionLine(). */

@@ -14,8 +14,9 @@ import { createReadStream } from "node:fs";
 import { readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { crashPoint } from "./crash-point.js";
-import { ChannelEntry, type LiveFile, type Manifest, MANIFEST_FILE, readPreviousManifest, writeAtomically } from "./manifest.js";
+import { crashPoint } from "../core/crash-point.js";
+import { ChannelEntry, type LiveFile, type Manifest, MANIFEST_FILE, readPreviousManifest } from "./manifest.js";
+import { replaceFile } from "../core/atomic-file.js";
 
 export const JOURNAL_FILE = "publish-journal.json";
 
@@ -47,7 +48,7 @@ export class JournalWriter {
   async record(entry: ChannelEntry): Promise<void> {
     this.entries.set(entry.name, entry);
     const journal: PublishJournal = { version: 1, startedAt: this.startedAt, channels: [...this.entries.values()] };
-    await writeAtomically(join(this.outputDir, JOURNAL_FILE), `${JSON.stringify(journal, null, 2)}\n`);
+    await replaceFile(join(this.outputDir, JOURNAL_FILE), `${JSON.stringify(journal, null, 2)}\n`);
     crashPoint("journal");
   }
 
@@ -98,7 +99,7 @@ export async function rollForward(outputDir: string, now = new Date()): Promise<
       channels: [],
     };
     const manifest: Manifest = { ...base, channels: [...base.channels.filter((c) => !names.has(c.name)), ...adopted] };
-    await writeAtomically(join(outputDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    await replaceFile(join(outputDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   }
   await rm(join(outputDir, JOURNAL_FILE), { force: true });
   return adopted.map((e) => e.name);

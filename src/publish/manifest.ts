@@ -4,12 +4,12 @@
  * reads the history kept beside it (output/history/, the last 30 runs), whose
  * newest copy stands in for a lost manifest.json (readPreviousManifest).
  */
-import { readdir, readFile, rename, rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { temporaryPath } from "./atomic-output.js";
-import { ensureRealDir, refuseLink, writeTemporary } from "./safe-path.js";
-import { DestinationRecord } from "../destinations/record.js";
+import { replaceFile } from "../core/atomic-file.js";
+import { ensureRealDir } from "../core/safe-path.js";
+import { DestinationRecord } from "./destination-record.js";
 
 export const MANIFEST_FILE = "manifest.json";
 export const HISTORY_DIR = "history";
@@ -183,21 +183,13 @@ export async function readPreviousManifest(outputDir: string): Promise<{ manifes
   return undefined;
 }
 
-export async function writeAtomically(file: string, text: string): Promise<void> {
-  // Hidden like every temporary, so that the next run removes it if this one dies here.
-  const tmp = temporaryPath(file);
-  await writeTemporary(tmp, text);
-  await refuseLink(file);
-  await rename(tmp, file);
-}
-
 /** Writes manifest.json and a dated copy in history/, keeping the last HISTORY_KEEP. */
 export async function writeManifest(outputDir: string, manifest: Manifest): Promise<void> {
   const text = `${JSON.stringify(manifest, null, 2)}\n`;
   const history = join(outputDir, HISTORY_DIR);
   await ensureRealDir(history);
-  await writeAtomically(join(history, `manifest-${manifest.startedAt.replace(/[:.]/g, "-")}.json`), text);
-  await writeAtomically(join(outputDir, MANIFEST_FILE), text);
+  await replaceFile(join(history, `manifest-${manifest.startedAt.replace(/[:.]/g, "-")}.json`), text);
+  await replaceFile(join(outputDir, MANIFEST_FILE), text);
   const runs = await historyFiles(outputDir);
   await Promise.all(runs.slice(0, Math.max(0, runs.length - HISTORY_KEEP)).map((f) => rm(join(history, f), { force: true })));
 }

@@ -7,6 +7,7 @@
  *   manifest + clock ─> runState ─> ok | degraded | stale | no-run
  */
 import type { ChannelEntry, Manifest, Problem, RunStatus, Unpublished } from "./manifest.js";
+import type { PartOutcome } from "./run-parts.js";
 
 /** Default of `serve.maxFeedAgeHours`: a nightly run plus a day's margin for one missed night. */
 export const DEFAULT_MAX_FEED_AGE_HOURS = 36;
@@ -38,6 +39,27 @@ export function runStatusOf(entries: readonly ChannelEntry[], problems: readonly
   const published = entries.filter(publishes).length;
   if (entries.length > 0 && published === entries.length) return problems.length > 0 ? "degraded" : "ok";
   return published === 0 ? "failed" : "degraded";
+}
+
+/**
+ * A part of the run that came after the manifest (publish/run-parts.ts: a sink or a hook) added
+ * problems or updated channel entries: the manifest with them, its status by runStatusOf's rule
+ * (a failed run stays failed; a run that left a channel unpublished stays degraded; otherwise
+ * problems make it degraded).
+ */
+export function applyOutcome(manifest: Manifest, outcome: PartOutcome): Manifest {
+  const channels = outcome.channels ? manifest.channels.map((c) => outcome.channels!.get(c.name) ?? c) : manifest.channels;
+  const kept = (manifest.problems ?? []).filter((p) => !outcome.supersedes?.(p));
+  const listed = new Set(kept.map(problemKey));
+  const problems = [...kept, ...outcome.problems.filter((p) => !listed.has(problemKey(p)))];
+  const published = (manifest.unpublished ?? unpublishedOf(channels)).length === 0;
+  const status = manifest.status === "failed" ? "failed" : published ? (problems.length > 0 ? "degraded" : "ok") : "degraded";
+  const { problems: _, ...rest } = manifest;
+  return { ...rest, status, ...(problems.length > 0 ? { problems } : {}), channels };
+}
+
+function problemKey(p: Problem): string {
+  return `${p.kind}|${p.code}|${p.channel ?? ""}|${p.reason}`;
 }
 
 export type HealthStatus = "ok" | "degraded" | "stale" | "no-run";

@@ -14,9 +14,9 @@
  * digest, the file is not used.
  */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { temporaryPath } from "../publish/atomic-output.js";
+import { renameIntoPlaceSync, temporaryPath } from "../core/atomic-file.js";
 import { STATE_DIR } from "../store/sqlite.js";
 import type { IndexProduct, Outcome } from "../explain/entry.js";
 import type { Rejection } from "../catalogue/stream/line.js";
@@ -170,7 +170,7 @@ export class RowsWriter {
     this.flush();
     closeSync(this.fd);
     this.closed = true;
-    renameSync(this.tmp, this.file);
+    renameIntoPlaceSync(this.tmp, this.file);
     return digest;
   }
 

@@ -6,7 +6,7 @@
  * as 0 items, and left out of the lowest/highest). Pure; every text is escaped;
  * the words come from the caller (the page's language).
  */
-import { escapeHtml } from "./html.js";
+import { escapeHtml } from "../core/html.js";
 
 export interface RunPoint {
   /** ISO time of the run. */

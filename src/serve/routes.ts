@@ -25,7 +25,7 @@ import { sendFile, type SendOptions } from "./send.js";
 import { SharedFile } from "./shared-file.js";
 import { statusPage, statusReport, statusScript, type StatusContext } from "./status/handler.js";
 import { acceptsGzip } from "./validators.js";
-import { destinationsView } from "../destinations/record.js";
+import { destinationsView } from "../publish/destination-record.js";
 
 export interface RouteContext extends StatusContext {
   logger: Logger;

@@ -4,14 +4,13 @@
  * page still knows after a restart. A file that does not parse is ignored:
  * this is a convenience, never a reason not to serve.
  */
-import { readFile, rename } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import type { Logger } from "../log.js";
-import { temporaryPath } from "../publish/atomic-output.js";
 import { marketplaceOf } from "./bots.js";
 import { SERVE_STATE_FILE } from "./state-file.js";
-import { writeTemporary } from "../publish/safe-path.js";
+import { replaceFile } from "../core/atomic-file.js";
 
 /** `verified`: the marketplace's documented check passed (bot-verify.ts); absent in files saved before it existed. */
 const Fetch = z.object({ at: z.string(), status: z.number().int(), userAgent: z.string(), verified: z.boolean().optional() });
@@ -90,10 +89,8 @@ export class FetchState {
     this.dirty = false;
     const text = `${JSON.stringify({ version: 1, savedAt: new Date().toISOString(), fetches: this.fetches }, null, 2)}\n`;
     this.saving = this.saving.then(async () => {
-      const tmp = temporaryPath(this.file);
       try {
-        await writeTemporary(tmp, text);
-        await rename(tmp, this.file);
+        await replaceFile(this.file, text);
       } catch (error) {
         // e.g. a generate run starting just then removed the temporary as a dead one; the next save retries.
         this.dirty = true;

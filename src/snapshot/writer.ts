@@ -17,11 +17,11 @@
  * publishes its feeds anyway and the previous snapshot stays.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, open, rename, rm, type FileHandle } from "node:fs/promises";
+import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { constants, createDeflateRaw } from "node:zlib";
 import { PharmafeedError } from "../errors.js";
-import { temporaryPath } from "../publish/atomic-output.js";
+import { renameIntoPlace, temporaryPath } from "../core/atomic-file.js";
 import { type Block, digest, footer, MAGIC, type ReadCounts, type SnapshotInfo, type Trailer } from "./format.js";
 
 /**
@@ -191,7 +191,7 @@ export class SnapshotWriter {
       await this.fh.sync();
       await this.fh.close();
       this.zlib.close();
-      await rename(this.tmp, this.file);
+      await renameIntoPlace(this.tmp, this.file, { synced: true });
     } catch (cause) {
       this.zlib.close();
       await this.fh.close().catch(() => {});

@@ -1,6 +1,7 @@
 /**
  * The one embedded store of pharmafeed: SQLite files, through better-sqlite3.
- * The catalogue snapshot and the explain index are both such files.
+ * The explain index and the Merchant Center store are such files (the catalogue snapshot
+ * has its own format since version 2, see snapshot/store.ts).
  *
  *   buildStore(file) ─> temporary file beside it (.name.tmp-<pid>) ─> tables filled
  *        └─ commit(): close, fsync, rename over `file` (atomic on one filesystem)
@@ -14,13 +15,13 @@
  * that a later run renamed over would be applied to the wrong file). A new version of a
  * store is built from the old one (ATTACH and INSERT ... SELECT copy unchanged rows in C).
  */
-import { closeSync, constants, existsSync, fsyncSync, openSync } from "node:fs";
-import { copyFile, rename, rm } from "node:fs/promises";
+import { constants, existsSync } from "node:fs";
+import { copyFile, rm } from "node:fs/promises";
 import Database from "better-sqlite3";
 import { PharmafeedError } from "../errors.js";
-import { temporaryPath } from "../publish/atomic-output.js";
+import { renameIntoPlace, temporaryPath } from "../core/atomic-file.js";
 
-/** output/state/: the embedded stores (the catalogue snapshot, the explain index). */
+/** output/state/: kept state (the catalogue snapshot, the state log, the explain index). */
 export const STATE_DIR = "state";
 
 export type Db = Database.Database;
@@ -89,15 +90,6 @@ export interface StoreBuilder {
   abort(): Promise<void>;
 }
 
-function fsyncFile(file: string): void {
-  const fd = openSync(file, "r+");
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * Starts a new version of `file` in a temporary file beside it. Nothing is journaled
  * (the temporary is thrown away on failure), so writes cost only the pages.
@@ -142,8 +134,7 @@ export async function buildStore(file: string, kind: StoreKind, meta: Record<str
       done = true;
       try {
         db.close();
-        fsyncFile(tmp);
-        await rename(tmp, file);
+        await renameIntoPlace(tmp, file);
       } catch (cause) {
         await rm(tmp, { force: true });
         throw new PharmafeedError("WRITE_FAILED", `cannot write ${file}: ${(cause as Error).message}`, { cause, context: { file } });

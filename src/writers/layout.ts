@@ -49,7 +49,6 @@ export const JsonLayout = z
 
 export const LayoutSpec = z.discriminatedUnion("format", [XmlLayout, CsvLayout, TsvLayout, JsonLayout]);
 export type LayoutSpec = z.infer<typeof LayoutSpec>;
-export type LayoutInput = z.input<typeof LayoutSpec>;
 export type OutputFormat = LayoutSpec["format"];
 
 /** An XML layout with its template texts loaded. */

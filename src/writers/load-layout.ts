@@ -3,8 +3,8 @@ import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PharmafeedError } from "../errors.js";
-import { formatIssues } from "../config/issues.js";
-import { stripBom } from "../config/json-file.js";
+import { formatIssues } from "../core/issues.js";
+import { stripBom } from "../core/json-file.js";
 import { LayoutSpec, type LoadedLayout } from "./layout.js";
 
 /** The templates/ folder shipped with pharmafeed (beside dist/ and src/). */

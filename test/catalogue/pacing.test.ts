@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { backoffDelay, parseRetryAfter, sleep } from "../../src/catalogue/http/backoff.js";
+import { backoffDelay, parseRetryAfter, sleep } from "../../src/core/retry.js";
 import { limiterFor, RollingWindowLimiter } from "../../src/catalogue/http/limiter.js";
 
 describe("RollingWindowLimiter", () => {

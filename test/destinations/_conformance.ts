@@ -17,7 +17,7 @@ import { gzipSync } from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
 import { type PushJob, pushChannels } from "../../src/destinations/push.js";
-import type { DestinationRecord } from "../../src/destinations/record.js";
+import type { DestinationRecord } from "../../src/publish/destination-record.js";
 import type { DestinationConfig } from "../../src/destinations/settings.js";
 import { type Remote, SECRET, type ServerName, startRemote, unavailable } from "./_harness.js";
 

@@ -15,7 +15,7 @@ describe("OrderedQueue", () => {
     const queue = new OrderedQueue<number>(10, (n) => void written.push(n));
     const jobs = [0, 1, 2, 3].map(() => deferred<number>());
     jobs.forEach((job) => queue.push(job.promise));
-    queue.push(4);
+    void queue.push(4);
     jobs[2]!.resolve(2);
     jobs[1]!.resolve(1);
     await tick();
@@ -58,8 +58,8 @@ describe("OrderedQueue", () => {
       order.push(`write ${n}`);
       return n === 0 ? disk.promise.then(() => void order.push("flushed 0")) : undefined;
     });
-    queue.push(Promise.resolve(0));
-    queue.push(1);
+    void queue.push(Promise.resolve(0));
+    void queue.push(1);
     await tick();
     expect(order).toEqual(["write 0"]);
     disk.resolve();
@@ -70,9 +70,9 @@ describe("OrderedQueue", () => {
   it("drain() covers a row pushed just as the queue emptied", async () => {
     const written: number[] = [];
     const queue = new OrderedQueue<number>(10, (n) => void written.push(n));
-    queue.push(Promise.resolve(1));
+    void queue.push(Promise.resolve(1));
     await Promise.resolve();
-    queue.push(Promise.resolve(2));
+    void queue.push(Promise.resolve(2));
     await queue.drain();
     expect(written).toEqual([1, 2]);
   });

@@ -9,8 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeTemporaries, tempDir } from "../e2e/config.js";
 import { channel, closeSandboxes, sandboxOf, setup, type Generate } from "../images/helpers.js";
-import { temporaryPath } from "../../src/publish/atomic-output.js";
-import { writeAtomically } from "../../src/publish/manifest.js";
+import { replaceFile, temporaryPath } from "../../src/core/atomic-file.js";
 
 afterAll(async () => {
   await closeSandboxes();
@@ -74,7 +73,7 @@ describe("symbolic links in the output directory", () => {
     const w = await world();
     await rm(join(w.out, "manifest.json"));
     await symlink(w.outsideFile, join(w.out, "manifest.json"));
-    await expect(writeAtomically(join(w.out, "manifest.json"), "{}")).rejects.toMatchObject({ code: "UNSAFE_PATH" });
+    await expect(replaceFile(join(w.out, "manifest.json"), "{}")).rejects.toMatchObject({ code: "UNSAFE_PATH" });
     expect(await readFile(w.outsideFile, "utf8")).toBe(BAIT);
   });
 });

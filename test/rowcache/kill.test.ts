@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCatalogue } from "../../src/sandbox/index.js";
+import { Rng } from "../../src/sandbox/generate/prng.js";
 import type * as Load from "../../src/config/load.js";
 import type { LoadedConfig } from "../../src/config/types.js";
 import { silentLogger } from "../../src/log.js";
@@ -21,6 +22,9 @@ import { type Bench, expectSameRuns, type OfferRow, openBench, pairOf, reuseOf }
 const SEED = 13;
 const PRODUCTS = 250;
 const ROUNDS = 6;
+/** The kill moments are drawn from this seed (printed; KILL_SEED=<n> repeats a run's draws). */
+const KILL_SEED = Number(process.env["KILL_SEED"] ?? Date.now() % 1_000_000);
+const random = new Rng(KILL_SEED);
 const ids = [...createCatalogue({ seed: SEED, products: PRODUCTS, assetBaseUrl: "http://sandbox.test" }).products()]
   .filter((p) => p["status"] === "active")
   .map((p) => p["id"] as string)
@@ -84,6 +88,7 @@ describe("kill -9 during a refresh", () => {
     expect(off.code, off.stderr).toBe(0);
     expect(await reuseOf(out)).toMatchObject({ reused: 0, reason: "--no-reuse" });
 
+    console.log(`kill moments drawn with KILL_SEED=${KILL_SEED}`);
     const outcomes: string[] = [];
     const reuses: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -92,9 +97,9 @@ describe("kill -9 during a refresh", () => {
       // Odd rounds: as soon as the cache's temporary file is there; even rounds: anywhere in the run.
       if (round % 2 === 1) {
         await cacheBeingWritten(out, duration * 2);
-        await sleep(Math.random() * 60);
+        await sleep(random.next() * 60);
       } else {
-        await sleep(duration * (0.3 + Math.random() * 0.65));
+        await sleep(duration * (0.3 + random.next() * 0.65));
       }
       running.child.kill("SIGKILL");
       const result = await running.done;

@@ -1,7 +1,7 @@
 /** The gate's and the run's own texts in a shop manager's words, pinned against what gate.ts and failed-run.ts write. */
 import { describe, expect, it } from "vitest";
 import { evaluateGate } from "../../src/publish/gate.js";
-import { errorWords, RUN_WORDS, unpublishedWords } from "../../src/serve/status/run-words.js";
+import { errorWords, RUN_WORDS, unpublishedWords } from "../../src/publish/run-words.js";
 import { itemsChart } from "../../src/serve/chart.js";
 
 const settings = { maxDropPercent: 20, maxRejectedPercent: 25, emptyColumns: "refuse" as const };

@@ -77,9 +77,8 @@ describe("serve and SIGTERM", () => {
     const { res, first } = await pausedDownload(url);
     cli.child.kill("SIGTERM");
     await waitFor(() => cli.stderr().includes("shutting down"), "the shutdown to begin");
-    await new Promise((r) => setTimeout(r, 300));
-    expect(cli.child.exitCode).toBeNull(); // still serving the download
-    expect(await connects(url)).toBe(false); // but no new connections
+    expect(await connects(url)).toBe(false); // no new connections
+    // Still serving the download: the rest of it arrives whole (a server that had exited would cut it).
     const { body, complete } = await rest(res, first);
     expect(complete).toBe(true);
     expect(sha256(body)).toBe(sha256(BIG));

@@ -19,7 +19,7 @@ import { readManifest } from "../../src/publish/manifest.js";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
 import type { FeedServer } from "../../src/serve/server.js";
 import { WORDS } from "../../src/serve/status/i18n.js";
-import { fill, RUN_WORDS } from "../../src/serve/status/run-words.js";
+import { fill, RUN_WORDS } from "../../src/publish/run-words.js";
 import { ROOT } from "../e2e/cli.js";
 import { removeTemporaries, writeConfig, type E2eConfig } from "../e2e/config.js";
 import { catalogueFacts } from "../e2e/oracle.js";

@@ -23,7 +23,7 @@ async function writeSnapshot(count: number): Promise<Buffer[]> {
   const writer = await SnapshotWriter.create(file, { syncedAt: "2026-01-01T00:00:00.000Z", filter: '{"status":"active"}', sorting: '{"id":"ASC"}', via: "full" });
   writer.setReference({ categories: [{ id: 1, name: { fr: "Cat" } }], brands: [{ id: 2, name: "B" }] });
   const lines = Array.from({ length: count }, (_, k) => lineOf(k));
-  for (const line of lines) writer.add(line);
+  for (const line of lines) void writer.add(line);
   await writer.commit();
   return lines;
 }
@@ -89,7 +89,7 @@ describe("snapshot store", () => {
 
   it("keeps the counts of the read it holds", async () => {
     const writer = await SnapshotWriter.create(file, { syncedAt: "2026-01-01T00:00:00.000Z", filter: "{}", sorting: "{}", via: "full" });
-    writer.add(lineOf(1));
+    void writer.add(lineOf(1));
     await writer.commit({ total: 3, refusedByCode: { MALFORMED_JSON: 1, DUPLICATE_ID: 1 }, readAt: "2026-01-01T00:00:00.000Z" });
     const snapshot = openSnapshot(file)!;
     expect(snapshot.info.read).toEqual({ total: 3, refusedByCode: { MALFORMED_JSON: 1, DUPLICATE_ID: 1 }, readAt: "2026-01-01T00:00:00.000Z" });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { AtomicOutput } from "../../src/publish/atomic-output.js";
+import { AtomicOutput } from "../../src/core/atomic-output.js";
 
 async function dir(): Promise<string> {
   return mkdtemp(join(tmpdir(), "pharmafeed-out-"));
@@ -64,7 +64,7 @@ describe("AtomicOutput", () => {
     const target = join(d, "feed.csv");
     await writeFile(target, "previous");
     const out = new AtomicOutput(target, { gzip: true });
-    out.write("half a feed");
+    void out.write("half a feed");
     await out.abort();
     expect(await readFile(target, "utf8")).toBe("previous");
     expect(await readdir(d)).toEqual(["feed.csv"]);
@@ -76,7 +76,7 @@ describe("AtomicOutput", () => {
     for (let round = 0; round < 100; round++) {
       const d = await dir();
       const outs = Array.from({ length: 9 }, (_, k) => new AtomicOutput(join(d, `feed-${k}.csv`), { gzip: true }));
-      outs[0]!.write("half a feed");
+      void outs[0]!.write("half a feed");
       await Promise.all(outs.map((out) => out.abort()));
       expect(await readdir(d), `round ${round}`).toEqual([]);
     }
@@ -84,13 +84,13 @@ describe("AtomicOutput", () => {
 
   it("abort right away resolves when the temporaries could not even be opened", async () => {
     const out = new AtomicOutput(join("/nonexistent-dir-pharmafeed", "feed.xml"), { gzip: true });
-    out.write("x");
+    void out.write("x");
     await expect(out.abort()).resolves.toBeUndefined();
   });
 
   it("reports a write failure as WRITE_FAILED", async () => {
     const out = new AtomicOutput(join("/nonexistent-dir-pharmafeed", "feed.xml"));
-    out.write("x");
+    void out.write("x");
     await expect(out.finish()).rejects.toMatchObject({ code: "WRITE_FAILED" });
     await out.abort();
   });

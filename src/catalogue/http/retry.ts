@@ -7,7 +7,7 @@
  * network keeps going as long as it keeps moving.
  */
 import { PharmafeedError } from "../../errors.js";
-import { backoffDelay, sleep, type RetryPolicy } from "./backoff.js";
+import { backoffDelay, retrying, sleep, type RetryPolicy } from "../../core/retry.js";
 import { classify, type Failure } from "./failure.js";
 
 export interface RetryEvent {
@@ -46,6 +46,11 @@ export class RetryBudget {
   async backoff(error: unknown, signal?: AbortSignal): Promise<void> {
     // An abort is the caller's decision, not a failure to retry or to reword.
     signal?.throwIfAborted();
+    await sleep(this.next(error), signal);
+  }
+
+  /** How long to wait before the next attempt (the retry is counted and told), or throws as backoff() says. */
+  next(error: unknown): number {
     if (error instanceof PharmafeedError) throw error;
     const failure: Failure = classify(error);
     const repeatable = failure.transient && (!this.safeOnly || failure.kind === "rate" || failure.notSent);
@@ -66,17 +71,11 @@ export class RetryBudget {
       retriesLeft: this.policy.maxRetries - this.#failures,
       maxWaitLeftMs,
     });
-    await sleep(delayMs, signal);
+    return delayMs;
   }
 }
 
-/** Runs `attempt` until it succeeds or the budget says stop. */
-export async function withRetries<T>(budget: RetryBudget, attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      await budget.backoff(error, signal);
-    }
-  }
+/** Runs `attempt` until it succeeds or the budget says stop (core/retry.ts). */
+export function withRetries<T>(budget: RetryBudget, attempt: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  return retrying(attempt, { next: (error) => budget.next(error), ...(signal ? { signal } : {}) });
 }

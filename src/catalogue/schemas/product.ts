@@ -8,9 +8,6 @@ import { z } from "zod";
 import { CodeWithName, Localized, Meta, Timestamp, WireAmount, WireCode, WireGtin, WithUnit } from "./common.js";
 import { Link, Photo } from "./media.js";
 
-export const PRODUCT_STATUSES = ["active", "inactive", "replaced", "no_selection"] as const;
-export const CATALOG_CATEGORY_TYPES = ["medicine", "veterinary_medicine", "non_medical"] as const;
-
 /** `brands[].name` is documented as localized; four public clients read a plain string. */
 export const EmbeddedBrand = z.looseObject({
   id: z.number(),

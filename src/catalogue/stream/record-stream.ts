@@ -18,7 +18,7 @@
 import type { z } from "zod";
 import { release, type Transport } from "../http/transport.js";
 import { RetryBudget, type RetryEvent } from "../http/retry.js";
-import type { RetryPolicy } from "../http/backoff.js";
+import type { RetryPolicy } from "../../core/retry.js";
 import { Failure } from "../http/failure.js";
 import { emptyStats, recordRejection, type EventListener, type ReadStats } from "./events.js";
 import { ChunkReader } from "./chunks.js";

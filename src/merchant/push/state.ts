@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { writeAtomically } from "../../publish/manifest.js";
+import { replaceFile } from "../../core/atomic-file.js";
 import { STATE_DIR } from "../../store/sqlite.js";
 
 const Values = z.object({ price: z.string(), salePrice: z.string(), availability: z.string() });
@@ -42,5 +42,5 @@ export async function readPushState(outputDir: string): Promise<{ state: PushSta
 }
 
 export async function writePushState(outputDir: string, state: PushState): Promise<void> {
-  await writeAtomically(pushStateFile(outputDir), JSON.stringify(state));
+  await replaceFile(pushStateFile(outputDir), JSON.stringify(state));
 }

@@ -12,7 +12,7 @@
  */
 import { Worker } from "node:worker_threads";
 import { PharmafeedError } from "../../errors.js";
-import { siblingUrl, workerEntry } from "../../worker-entry.js";
+import { siblingUrl, workerEntry } from "../../core/worker-entry.js";
 import type { BatchRequest, BatchResult, LineRef, ShardInit, WorkerFailure } from "./protocol.js";
 
 /**

@@ -14,12 +14,6 @@ export function gs1CheckDigit(body: string): number {
   return (10 - (sum % 10)) % 10;
 }
 
-/** true when `code` is all digits and its last digit is the GS1 check digit of the rest. */
-export function isValidGtin(code: string): boolean {
-  if (!/^\d{8,14}$/.test(code)) return false;
-  return gs1CheckDigit(code.slice(0, -1)) === code.charCodeAt(code.length - 1) - 48;
-}
-
 /** A valid GTIN of `length` digits that starts with `prefix`. */
 export function makeGtin(rng: Rng, length: number, prefix = ""): string {
   const body = prefix + rng.digits(length - 1 - prefix.length);

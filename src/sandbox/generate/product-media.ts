@@ -4,7 +4,7 @@
  * media item is found from its id alone. Image URLs point at the sandbox
  * itself: `${assetBaseUrl}/media/<format>/<hex>.<ext>`.
  */
-import { localizedJson, qInner } from "./json.js";
+import { localizedJson } from "./json.js";
 import { hash3, type Rng } from "./prng.js";
 import { descriptionHtmlJson, type Locale } from "./text.js";
 import type { MediaHidden } from "./types.js";
@@ -164,6 +164,3 @@ export function leafletsJson(rng: Rng, ctx: MediaContext): string {
   });
   return out + "]";
 }
-
-/** Escapes a URL once for building literals (exported for the product's own URLs). */
-export const escapeUrl = qInner;

@@ -13,7 +13,7 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { workerEntry } from "../../worker-entry.js";
+import { workerEntry } from "../../core/worker-entry.js";
 import type { Catalogue } from "../generate/catalogue.js";
 import type { BatchAnswer, BatchRequest } from "../generate/worker.js";
 import type { LineSource } from "../generate/worker-lines.js";

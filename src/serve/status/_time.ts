@@ -1,5 +1,5 @@
 /** Relative times in the page's language, with the absolute time (UTC) beside them. */
-import { escapeHtml as e } from "../html.js";
+import { escapeHtml as e } from "../../core/html.js";
 import type { Language } from "./i18n.js";
 
 const AGO: Record<Language, { now: string; min: string; h: string; d: string; wrap: (x: string) => string }> = {

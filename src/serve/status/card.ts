@@ -9,13 +9,13 @@ import type { ChannelEntry } from "../../publish/manifest.js";
 import { warningsReportName } from "../../publish/exclusion-report.js";
 import { MARKETPLACES } from "../bots.js";
 import { itemsChart, type RunPoint } from "../chart.js";
-import { escapeHtml as e } from "../html.js";
+import { escapeHtml as e } from "../../core/html.js";
 import { unverifiedKey } from "../state.js";
 import { WORDS, type Language, type Words } from "./i18n.js";
 import { reasonWords } from "./reason-words.js";
-import { RUN_WORDS, unpublishedWords } from "./run-words.js";
+import { RUN_WORDS, unpublishedWords } from "../../publish/run-words.js";
 import { details, when } from "./_time.js";
-import { bytes, count } from "./numbers.js";
+import { bytes, count } from "../../core/numbers.js";
 import { itemsText } from "./sections.js";
 import type { StatusChannel, StatusInput } from "./page.js";
 

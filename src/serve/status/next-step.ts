@@ -8,9 +8,9 @@ import { nextStep } from "../../notify/next-steps.js";
 import type { AlertEvent } from "../../notify/settings.js";
 import type { Manifest } from "../../publish/manifest.js";
 import { unpublishedOf } from "../../publish/run-state.js";
-import { escapeHtml as e } from "../html.js";
+import { escapeHtml as e } from "../../core/html.js";
 import type { Language } from "./i18n.js";
-import { RUN_WORDS } from "./run-words.js";
+import { RUN_WORDS } from "../../publish/run-words.js";
 
 function eventOfManifest(m: Manifest): AlertEvent | undefined {
   if (m.error) return eventOf(m.error.code);

@@ -8,7 +8,7 @@
  */
 import type { AccessConfig } from "../../config/schema.js";
 import type { Manifest } from "../../publish/manifest.js";
-import { escapeHtml as e } from "../html.js";
+import { escapeHtml as e } from "../../core/html.js";
 import type { Fetch } from "../state.js";
 import { card } from "./card.js";
 import { LANGUAGES, type Language, WORDS, type Words } from "./i18n.js";

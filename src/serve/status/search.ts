@@ -2,13 +2,13 @@
 import type { ChannelMapping } from "../../mapping/settings.js";
 import { explain, type ChannelAnswer, type ExplainAnswer } from "../../explain/explain.js";
 import { ExplainIndex, explainFile } from "../../explain/store.js";
-import { escapeHtml as e } from "../html.js";
-import { count, plural } from "./numbers.js";
+import { escapeHtml as e } from "../../core/html.js";
+import { count, plural } from "../../core/numbers.js";
 import { isPharmafeedError } from "../../errors.js";
 import { details } from "./_time.js";
 import { WORDS, type Language } from "./i18n.js";
 import { reasonWords } from "./reason-words.js";
-import { fill, RUN_WORDS } from "./run-words.js";
+import { fill, RUN_WORDS } from "../../publish/run-words.js";
 
 /**
  * A reason's detail (the channel's settings in a sentence, reason-details.ts) is English: read on an

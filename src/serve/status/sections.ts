@@ -7,14 +7,14 @@
 import type { ChannelEntry, Manifest } from "../../publish/manifest.js";
 import { DEFAULT_MAX_FEED_AGE_HOURS, unpublishedOf } from "../../publish/run-state.js";
 import { MARKETPLACES } from "../bots.js";
-import { escapeHtml as e } from "../html.js";
+import { escapeHtml as e } from "../../core/html.js";
 import { unverifiedKey } from "../state.js";
 import { WORDS, type Language } from "./i18n.js";
 import type { StatusInput } from "./page.js";
 import { runState } from "./run-state.js";
-import { errorWords, fill, problemWords, RUN_WORDS, unpublishedWords } from "./run-words.js";
+import { errorWords, fill, problemWords, RUN_WORDS, unpublishedWords } from "../../publish/run-words.js";
 import { details, formatAge, when } from "./_time.js";
-import { bytes, count, plural } from "./numbers.js";
+import { bytes, count, plural } from "../../core/numbers.js";
 import { pageNextStep } from "./next-step.js";
 
 /** "1 011 articles", "1 article": the count in the language's digits, the word in its plural form. */

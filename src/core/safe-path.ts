@@ -8,12 +8,8 @@
  *   to be replaced must not be links: refused with UNSAFE_PATH, saying which path.
  * The output directory itself may be a link (it is the operator's choice, in the config).
  */
-import { constants } from "node:fs";
-import { lstat, mkdir, open, rm } from "node:fs/promises";
+import { lstat, mkdir } from "node:fs/promises";
 import { PharmafeedError } from "../errors.js";
-
-/** open(2) flags of a temporary file: created here and now, never through a link. */
-export const EXCLUSIVE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 function unsafe(path: string, what: string): PharmafeedError {
   return new PharmafeedError("UNSAFE_PATH", `${path} is ${what}; pharmafeed never writes through a link: remove it (got a symbolic link)`, {
@@ -46,20 +42,3 @@ export function plantedTemporary(tmp: string, cause: unknown): PharmafeedError {
   });
 }
 
-/** Writes a new temporary file exclusively (a leftover of this very process is removed first). */
-export async function writeTemporary(tmp: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
-  await rm(tmp, { force: true });
-  let handle;
-  try {
-    handle = await open(tmp, EXCLUSIVE_FLAGS, mode);
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    if (code === "EEXIST" || code === "ELOOP") throw plantedTemporary(tmp, cause);
-    throw cause;
-  }
-  try {
-    await handle.writeFile(data);
-  } finally {
-    await handle.close();
-  }
-}

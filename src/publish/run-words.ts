@@ -3,8 +3,8 @@
  * Dutch (i18n.ts has the rest): gate reasons, run errors and problems are said in a shop manager's
  * words; the technical text (code, config key, path) stays one click away (page's <details>).
  */
-import type { Language } from "./i18n.js";
-import { count, decimal } from "./numbers.js";
+import type { Language } from "../serve/status/i18n.js";
+import { count, decimal } from "../core/numbers.js";
 
 const en = {
   onlineNow: "What marketplaces get now",

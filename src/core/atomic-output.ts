@@ -8,11 +8,11 @@
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { rm } from "node:fs/promises";
 import { createGzip, type Gzip } from "node:zlib";
 import { PharmafeedError } from "../errors.js";
 import { crashPoint } from "./crash-point.js";
+import { renameIntoPlace, temporaryPath } from "./atomic-file.js";
 import { plantedTemporary, refuseLink } from "./safe-path.js";
 
 export interface AtomicOutputOptions {
@@ -38,11 +38,6 @@ export interface OutputStats {
   bytes: number;
   sha256: string;
   gzip?: { file: string; bytes: number };
-}
-
-/** The temporary name beside a target; hidden, and never a name the manifest lists. */
-export function temporaryPath(target: string): string {
-  return join(dirname(target), `.${basename(target)}.tmp-${process.pid}`);
 }
 
 async function closeStream(stream: WriteStream): Promise<void> {
@@ -220,15 +215,18 @@ export class AtomicOutput {
     return this.tmp;
   }
 
-  /** Renames the finished files into place (the .gz twin first, so both are new together as far as possible). */
+  /**
+   * Renames the finished files into place, durably (core/atomic-file.ts), the .gz twin first, so
+   * both are new together as far as possible. Both links are refused before either rename.
+   */
   async publish(): Promise<void> {
     if (this.state !== "finished") throw new PharmafeedError("WRITE_FAILED", `publish of ${this.target} before finish`);
     await Promise.all([this.target, ...(this.gzip ? [this.gzip.target] : [])].map(refuseLink));
     if (this.gzip) {
-      await rename(this.gzip.tmp, this.gzip.target);
+      await renameIntoPlace(this.gzip.tmp, this.gzip.target);
       crashPoint("rename");
     }
-    await rename(this.tmp, this.target);
+    await renameIntoPlace(this.tmp, this.target);
     crashPoint("rename");
     this.state = "published";
   }

@@ -3,7 +3,8 @@
  * and `37,0 %` in French, `1.011` in Dutch, never an English `1.2 MB` on a French page. Formatters
  * are built once per language (constructing one costs far more than formatting).
  */
-import type { Language } from "./i18n.js";
+/** A BCP 47 language the page or an alert speaks ("en", "fr", "nl"). */
+type Language = string;
 
 const cache = new Map<string, Intl.NumberFormat>();
 

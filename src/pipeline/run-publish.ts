@@ -1,0 +1,109 @@
+/**
+ * The local publish: every channel's file checked (footer, sample read back, gate) and renamed into
+ * place, each rename journaled first; the served channels the config no longer names held or
+ * retired; then manifest.json (+ history), the one record of what marketplaces get now.
+ */
+import type { LoadedConfig } from "../config/types.js";
+import { crashPoint } from "../core/crash-point.js";
+import { withLastUploads } from "../destinations/after-publish.js";
+import type { ImageStats } from "../images/pipeline.js";
+import type { Logger } from "../log.js";
+import { clearFailureRecord } from "../publish/failure-record.js";
+import { type Held, heldFeeds } from "../publish/held-feeds.js";
+import { removeRetiredReports } from "../publish/retired-reports.js";
+import { fetchedChannels } from "../serve/fetched.js";
+import { JournalWriter } from "../publish/journal.js";
+import { type ChannelEntry, type Manifest, writeManifest } from "../publish/manifest.js";
+import { writePreviewManifest } from "../publish/preview.js";
+import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
+import type { ChannelRun } from "./channel-run.js";
+import type { SourceFigures } from "./run-products.js";
+
+export interface PublishInput {
+  config: LoadedConfig;
+  logger: Logger;
+  outputDir: string;
+  /** A dry run's folder: the files stay there and its own manifest says what a real run would do. */
+  previewDir: string | undefined;
+  started: Date;
+  force: boolean;
+  retire: ReadonlySet<string>;
+  previous: Manifest | undefined;
+  runs: readonly ChannelRun[];
+  figures: SourceFigures;
+  offers: Manifest["offers"];
+  images: ImageStats | undefined;
+}
+
+/** Finishes every channel in the config's order; returns this run's entries. */
+async function finishChannels(input: PublishInput, journal: JournalWriter | undefined): Promise<ChannelEntry[]> {
+  const { logger, previous } = input;
+  const publishedAt = new Date().toISOString();
+  const previousEntries = new Map((previous?.channels ?? []).map((c) => [c.name, c]));
+  const entries: ChannelEntry[] = [];
+  for (const run of input.runs) {
+    const name = run.channel.name;
+    const entry = await run.finish({
+      live: previousEntries.get(name)?.live ?? null,
+      force: input.force,
+      dryRun: input.previewDir !== undefined,
+      publishedAt,
+      retire: input.retire.has(name),
+      ...(journal ? { journal: (e: ChannelEntry) => journal.record(e) } : {}),
+    });
+    entries.push(withLastUploads(entry, previousEntries.get(name), run.channel.destinations));
+    if (run.failed) logger.error("channel failed", { channel: name, error: run.failed.message });
+    else if (entry.published !== true) logger.warn("channel not published", { channel: name, reason: entry.published });
+  }
+  return entries;
+}
+
+/** Served channels the config no longer names stay served until retired on purpose. */
+async function served(input: PublishInput): Promise<Held> {
+  const { previous, logger, retire } = input;
+  // A held feed no marketplace ever fetched (serve's memory) is retired at once (held-feeds.ts).
+  const fetched = input.previewDir ? undefined : await fetchedChannels(input.outputDir);
+  const held = heldFeeds({ previous: previous?.channels ?? [], configured: input.config.channelNames, retire, force: input.force, fetched });
+  for (const channel of held.retired) logger.warn("served channel retired: its file is no longer listed nor served", { channel });
+  for (const r of held.unfetched) logger.warn("served channel retired: no marketplace ever fetched it", { channel: r.channel, file: r.file });
+  for (const p of held.problems) logger.warn("served channel held", { channel: p.channel, reason: p.reason });
+  for (const name of retire) {
+    if (!previous?.channels.some((c) => c.name === name && c.live)) logger.warn("nothing to retire: no file of this channel is served", { channel: name });
+  }
+  return held;
+}
+
+/** Publishes locally and writes the manifest; returns it with this run's entries. */
+export async function publishLocally(input: PublishInput): Promise<{ manifest: Manifest; entries: ChannelEntry[] }> {
+  const journal = input.previewDir ? undefined : new JournalWriter(input.outputDir, input.started.toISOString());
+  const entries = await finishChannels(input, journal);
+  // Channels of the config not run this time (--channel) keep their entries: they are still served.
+  const ran = new Set(entries.map((e) => e.name));
+  const kept = (input.previous?.channels ?? []).filter((c) => !ran.has(c.name) && input.config.channelNames.includes(c.name));
+  const held = await served(input);
+  const problems = held.problems;
+  const manifest: Manifest = {
+    version: 1,
+    startedAt: input.started.toISOString(),
+    endedAt: new Date().toISOString(),
+    status: runStatusOf(entries, problems),
+    ...(problems.length > 0 ? { problems } : {}),
+    unpublished: unpublishedOf(entries),
+    ...input.figures,
+    ...(input.offers ? { offers: input.offers } : {}),
+    // Every row has drained by now, so the counts are final (only pruning comes after).
+    ...(input.images ? { images: { ...input.images } } : {}),
+    ...(held.unfetched.length > 0 ? { retired: held.unfetched } : {}),
+    channels: [...entries, ...kept, ...held.held],
+  };
+  if (input.previewDir) {
+    await writePreviewManifest(input.previewDir, manifest);
+    return { manifest, entries };
+  }
+  await writeManifest(input.outputDir, manifest);
+  await clearFailureRecord(input.outputDir);
+  await removeRetiredReports(input.outputDir, [...held.retired, ...held.unfetched.map((r) => r.channel)], input.logger);
+  crashPoint("manifest");
+  await journal?.remove();
+  return { manifest, entries };
+}
