@@ -24,7 +24,7 @@ const LAYERS = [
   ["explain"],
   ["serve"],
   ["config"],
-  ["pipeline", "sandbox"],
+  ["pipeline", "sandbox", "runwatch"],
   ["preview"],
   ["commands"],
   ["cli.ts", "index.ts"],

@@ -20,6 +20,8 @@ export interface RunEnd {
   outcome?: unknown;
   /** A dry run alerts nobody. */
   dryRun: boolean;
+  /** The last run died without finishing (runwatch/watch.ts): the summary event says so. */
+  previousDied?: { startedAt: string; diedAt: string; message: string };
 }
 
 function errorOf(outcome: unknown): { code: string; message: string } | undefined {
@@ -46,6 +48,8 @@ export async function endRun(end: RunEnd): Promise<unknown> {
       // The whole message (an offers file's refusal lists its reasons on the lines after the first), not a stack.
       error: { code: error.code, message: error.code === "UNEXPECTED" ? error.message.split("\n")[0]! : error.message },
       exitCode,
+      configFile: end.config.file,
+      ...(isPharmafeedError(outcome) && typeof outcome.context["forceHelps"] === "boolean" ? { forceHelps: outcome.context["forceHelps"] } : {}),
       ...(end.config.notify ? { language: end.config.notify.language } : {}),
     });
     await notify(end.config.notify, alert, logger);
@@ -57,6 +61,7 @@ export async function endRun(end: RunEnd): Promise<unknown> {
     exitCode,
     ...(error ? { error } : {}),
   });
+  if (end.previousDied) fields["previousRun"] = { status: "died", startedAt: end.previousDied.startedAt, diedAt: end.previousDied.diedAt };
   if (exitCode === 0) logger.info("run summary", fields);
   else logger.error("run summary", fields);
   if (outcome === undefined) return undefined;

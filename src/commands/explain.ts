@@ -37,7 +37,7 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
     if (query.length > MAX_QUERY_CHARS) {
       throw new PharmafeedError("USAGE", `the query is ${query.length} characters long; explain takes at most ${MAX_QUERY_CHARS} (an id, a code or a few words of a name)`);
     }
-    const config = await loadConfig(args.config, { checkCredentials: false });
+    const config = await loadConfig(args.config, { checkCredentials: false, notify: false });
     if (args.channel !== undefined && !config.channelNames.includes(args.channel)) {
       throw new PharmafeedError("USAGE", `no channel named "${args.channel}"; known: ${config.channelNames.join(", ")}`);
     }
@@ -64,7 +64,7 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
         sourceFilter: config.query.filter,
         fetchProduct: async (query) => {
           // Credentials only now: everything else works without them.
-          const withSource = await loadConfig(args.config);
+          const withSource = await loadConfig(args.config, { notify: false });
           const [{ createCatalogueClient }, { fetchProduct }] = await Promise.all([import("../catalogue/client.js"), import("../explain/catalogue.js")]);
           const client = createCatalogueClient(withSource.source!);
           close = () => client.close();

@@ -13,6 +13,14 @@ import { formatSummary } from "../pipeline/summary.js";
 import { integerOption, workersFlag } from "./flags.js";
 import { WOULD_PUBLISH } from "../publish/run-state.js";
 import { endRun } from "./_run-end.js";
+import { readFallback } from "../runwatch/fallback.js";
+import { beginWatch, type DiedRun } from "../runwatch/watch.js";
+import { alertCannotStart, alertDied, alertRecovered } from "../runwatch/alerts.js";
+
+/** The summary's first line when the last run died without finishing. */
+export function diedLine(died: DiedRun): string {
+  return `Last run: died at ${died.diedAt} without finishing (started ${died.startedAt}); this run did its work again.`;
+}
 
 export interface GenerateArgs {
   config: string;
@@ -51,19 +59,30 @@ export function generateOptions<T>(yargs: Argv<T>) {
 }
 
 /** Prints the summary and turns channel outcomes into the run's error (and exit code). */
-export function reportRun(result: GenerateResult, write: (text: string) => void = (t) => void process.stdout.write(t)): void {
-  write(`${formatSummary(result.manifest)}\n${fileList(result)}`);
+export function reportRun(
+  result: GenerateResult,
+  write: (text: string) => void = (t) => void process.stdout.write(t),
+  extra: { previousDied?: DiedRun | undefined; ran?: ReadonlySet<string> } = {},
+): void {
+  const { previousDied } = extra;
+  write(`${previousDied ? `${diedLine(previousDied)}\n\n` : ""}${formatSummary(result.manifest)}\n${fileList(result, extra.ran)}`);
   runOutcome(result);
 }
 
-/** "Published:" with only what was published, or for a dry run "Would publish:" with the preview files. */
-function fileList({ manifest, outputDir, previewDir }: GenerateResult): string {
+/**
+ * "Published:" with only what this run published (not a feed held since the config dropped it, nor
+ * a channel left out by --channel, whose files stay as the last run left them), or for a dry run
+ * "Would publish:" with the preview files.
+ */
+function fileList({ manifest, outputDir, previewDir }: GenerateResult, ran?: ReadonlySet<string>): string {
+  const held = new Set((manifest.problems ?? []).flatMap((p) => (p.kind === "served" && p.channel ? [p.channel] : [])));
+  const thisRun = (name: string) => (ran ? ran.has(name) : !held.has(name));
   const path = (dir: string, file: string) => relative(process.cwd(), join(dir, file)) || file;
   if (previewDir) {
     const files = manifest.channels.filter((c) => c.published === WOULD_PUBLISH).map((c) => `  ${path(previewDir, c.file)}`);
     return `\nWould publish (nothing was published; the files are in ${path(previewDir, ".")} to inspect):\n${files.length > 0 ? files.join("\n") : "  (none)"}\n`;
   }
-  const files = manifest.channels.filter((c) => c.published === true).map((c) => `  ${path(outputDir, c.file)}${c.live?.gzip ? ` (+ .gz)` : ""}`);
+  const files = manifest.channels.filter((c) => c.published === true && thisRun(c.name)).map((c) => `  ${path(outputDir, c.file)}${c.live?.gzip ? ` (+ .gz)` : ""}`);
   return files.length > 0 ? `\nPublished:\n${files.join("\n")}\n` : "";
 }
 
@@ -106,7 +125,24 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
   builder: (yargs) => generateOptions(yargs) as unknown as Argv<GenerateArgs>,
   handler: async (args) => {
     const logger = createLogger({ format: args["log-format"] });
-    const config = await loadConfig(args.config, { only: args.channel ?? [] });
+    const dryRun = args["dry-run"];
+    // The run record (src/runwatch/): written before the config is read, so that a run that cannot
+    // start, or dies without a word, is still seen by serve, the next run and the alerts.
+    const fallback = await readFallback(args.config, args.output);
+    const watch = dryRun ? undefined : await beginWatch({ outputDir: fallback.outputDir, ...(fallback.lockStaleAfterMs ? { staleAfterMs: fallback.lockStaleAfterMs } : {}), logger });
+    let config;
+    try {
+      config = await loadConfig(args.config, { only: args.channel ?? [] });
+    } catch (error) {
+      if (watch) {
+        if (watch.previousDied) await alertDied({ ...fallback, logger }, watch.previousDied);
+        await alertCannotStart({ ...fallback, logger }, error);
+        await watch.end(error);
+      }
+      throw error;
+    }
+    const previousDied = watch?.previousDied;
+    if (previousDied) await alertDied({ shop: config.shop.name, notify: config.notify, configFile: config.file, logger }, previousDied);
     const { runGenerate } = await import("../pipeline/run.js");
     let result: GenerateResult | undefined;
     let outcome: unknown;
@@ -115,7 +151,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
         runGenerate({
           config,
           ...(args.output ? { outputDir: args.output } : {}),
-          dryRun: args["dry-run"],
+          dryRun,
           force: args.force,
           ...(args.retire ? { retire: args.retire } : {}),
           ...(args.workers === undefined ? {} : { workers: args.workers }),
@@ -128,11 +164,15 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
       );
       // JSON logs end with the summary event instead of the table (endRun).
       if (logger.format === "json") runOutcome(result);
-      else reportRun(result);
+      else reportRun(result, undefined, { previousDied, ran: new Set(config.channels.map((c) => c.name)) });
     } catch (error) {
       outcome = error;
+      if (previousDied && logger.format !== "json") process.stdout.write(`${diedLine(previousDied)}\n`);
     }
-    const thrown = await endRun({ logger, config, dryRun: args["dry-run"], ...(result ? { result } : {}), ...(outcome === undefined ? {} : { outcome }) });
+    await watch?.end(outcome);
+    // The all-clear: after a run that failed, died or left feeds out, this one published everything.
+    if (outcome === undefined && watch?.lastRunBad) await alertRecovered({ shop: config.shop.name, notify: config.notify, logger });
+    const thrown = await endRun({ logger, config, dryRun, ...(result ? { result } : {}), ...(outcome === undefined ? {} : { outcome }), ...(previousDied ? { previousDied } : {}) });
     if (thrown !== undefined) throw thrown;
   },
 };

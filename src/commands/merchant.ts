@@ -33,9 +33,14 @@ export const merchantCommand: CommandModule<object, MerchantArgs> = {
       .option("channel", { type: "string", array: true, describe: "only these channels" })
       .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" }) as unknown as Argv<MerchantArgs>,
   handler: async (args) => {
-    const config = await loadConfig(args.config, { checkCredentials: false, ...(args.channel ? { only: args.channel } : {}) });
+    const config = await loadConfig(args.config, { checkCredentials: false, notify: false, ...(args.channel ? { only: args.channel } : {}) });
     const channels = config.channels.flatMap((c) => (c.merchant ? [c.merchant] : []));
-    if (channels.length === 0) throw new PharmafeedError("USAGE", "no channel has a `merchant` section (a Merchant Center account): see docs/google-merchant.md");
+    if (args.action === "register" && channels.length === 0) throw new PharmafeedError("USAGE", "no channel has a `merchant` section (a Merchant Center account): see docs/google-merchant.md");
+    // Nothing configured is nothing to do, not a command-line mistake (exit 0, one line).
+    if (channels.length === 0) {
+      process.stdout.write(`nothing to sync: no ${args.channel ? "chosen " : ""}channel of ${config.file} has a \`merchant\` section (a Merchant Center account): see docs/google-merchant.md\n`);
+      return;
+    }
     if (args.action === "register") {
       if (!args["developer-email"]) throw new PharmafeedError("USAGE", "merchant register needs --developer-email <your Google account e-mail>");
       const { registerAccounts } = await import("../merchant/register.js");
@@ -49,6 +54,8 @@ export const merchantCommand: CommandModule<object, MerchantArgs> = {
       import("../merchant/lock.js"),
     ]);
     const logger = createLogger({ format: args["log-format"] });
+    // By hand, in a shell without the webhooks' variables: the read-back goes, its alerts do not (said).
+    for (const line of config.skipped ?? []) logger.warn("no alerts from this sync", { why: line });
     const outputDir = args.output ?? config.outputDir;
     // Google's own lock, never the output lock: a generate may run meanwhile.
     const lock = await takeMerchantLock(outputDir);

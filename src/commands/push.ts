@@ -31,7 +31,14 @@ export const pushCommand: CommandModule<object, PushArgs> = {
       .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" }) as unknown as Argv<PushArgs>,
   handler: async (args) => {
     const logger = createLogger({ format: args["log-format"] });
-    const config = await loadConfig(args.config, { only: args.channel ?? [], checkCredentials: false, push: true });
+    const config = await loadConfig(args.config, { only: args.channel ?? [], checkCredentials: false, push: true, notify: false });
+    // By hand, in a shell without the webhooks' variables: the push goes, its alerts do not (said).
+    for (const line of config.skipped ?? []) logger.warn("no alerts from this push", { why: line });
+    // Nothing configured is nothing to do, not a command-line mistake (exit 0, one line).
+    if (!config.channels.some((c) => c.destinations.length > 0)) {
+      process.stdout.write(`nothing to push: no ${args.channel ? "chosen " : ""}channel of ${config.file} has destinations (see docs/destinations.md)\n`);
+      return;
+    }
     const { runPush } = await import("../destinations/push-command.js");
     const outcome = await runPush({ config, outputDir: args.output ?? config.outputDir, dryRun: args["dry-run"], force: args.force, logger });
     process.stdout.write(outcome.text);

@@ -138,7 +138,15 @@ export const sandboxCommand: CommandModule<object, SandboxArgs> = {
     const options = checkedOptions(sandboxOptionsFromArgs(args));
     // Loaded on demand, as every command's work is (commands/index.ts).
     const { startSandbox } = await import("../sandbox/server/server.js");
-    const handle = await startSandbox(options);
+    const handle = await startSandbox(options).catch((error: unknown) => {
+      // One line, not an UNEXPECTED stack: the usual cause is a sandbox still stopping on that port.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL") {
+        const why = code === "EADDRINUSE" ? "the port is in use (a sandbox or serve that is still stopping frees it in a moment); or choose another with --port" : (error as Error).message;
+        throw new PharmafeedError("CONFIG_INVALID", `cannot listen on ${args.host}:${args.port}: ${code}: ${why}`, { cause: error });
+      }
+      throw error;
+    });
     process.stdout.write(banner(handle, args.products, args.seed));
     await new Promise<void>((resolve) => {
       const stop = () => {

@@ -6,6 +6,7 @@
  */
 import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
+import { followParent } from "../serve/parent-watch.js";
 import { createLogger, type LogFormat } from "../log.js";
 import { integerOption, PORT } from "./flags.js";
 
@@ -18,15 +19,17 @@ interface ServeArgs {
 }
 
 /** Resolves on the first SIGTERM or SIGINT. */
-function stopSignal(): Promise<NodeJS.Signals> {
+/** SIGTERM, SIGINT, SIGHUP (the terminal closed), or the npm process that started serve gone (serve/parent-watch.ts). */
+function stopSignal(): Promise<string> {
   return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off("SIGTERM", stop);
-      process.off("SIGINT", stop);
+    const signals = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
+    const stop = (signal: string) => {
+      for (const s of signals) process.off(s, stop);
+      unfollow();
       resolve(signal);
     };
-    process.on("SIGTERM", stop);
-    process.on("SIGINT", stop);
+    for (const s of signals) process.on(s, stop);
+    const unfollow = followParent(() => stop("parent process gone (started by npm)"));
   });
 }
 
@@ -54,10 +57,12 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       publicBaseUrl: config.publicBaseUrl,
       ...(config.serve.status ? { status: config.serve.status } : {}),
       shopName: config.shop.name,
+      configFile: config.file,
       logger,
       accessLog: logger,
       stateSaveMs: config.serve.stateSaveMs,
       maxFeedAgeHours: config.serve.maxFeedAgeHours,
+      ...(config.lock ? { runStaleAfterMs: config.lock.staleAfterMs } : {}),
       ...(config.notify ? { notify: config.notify } : {}),
       // A run that adds or renames a channel: its access rule is read from the config then.
       reloadChannels: async () => {

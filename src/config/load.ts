@@ -82,7 +82,9 @@ async function parseFile<T>(
   problems: Problems,
   /** Unset variables tolerated at these paths (validate --no-credentials). */
   tolerate: readonly (string | RegExp)[] = [],
-): Promise<{ raw: Record<string, unknown>; data?: T }> {
+  /** Top-level sections left out (and said in `skipped`) when they hold unset variables: a command that does not use them. */
+  optional: readonly string[] = [],
+): Promise<{ raw: Record<string, unknown>; data?: T; skipped?: string[] }> {
   let json: unknown;
   try {
     json = await readJsonFile(file);
@@ -93,14 +95,24 @@ async function parseFile<T>(
   for (const path of plainSecretPaths(json)) problems.add(file, path, `written in the file as it is: put it in an environment variable and write "\${VARIABLE}" here (credentials come only from the environment)`);
   const substituted = substituteEnv(json, env);
   const raw = isPlainObject(substituted.value) ? substituted.value : {};
-  const envProblems = substituted.problems.filter((p) => !tolerate.some((t) => (typeof t === "string" ? t === p.path : t.test(p.path))));
+  const skipped: string[] = [];
+  const inSection = (path: string, section: string) => path === section || path.startsWith(`${section}.`) || path.startsWith(`${section}[`);
+  const dropped = optional.filter((section) => substituted.problems.some((p) => inSection(p.path, section)));
+  for (const section of dropped) {
+    if (isPlainObject(substituted.value)) delete substituted.value[section];
+    const unset = substituted.problems.filter((p) => inSection(p.path, section)).map((p) => p.message);
+    skipped.push(`${section}: not checked (${unset.join("; ")}); generate and serve need it`);
+  }
+  const envProblems = substituted.problems.filter(
+    (p) => !tolerate.some((t) => (typeof t === "string" ? t === p.path : t.test(p.path))) && !dropped.some((section) => inSection(p.path, section)),
+  );
   for (const p of envProblems) problems.add(file, p.path, p.message);
   const parsed = schema.safeParse(substituted.value);
   if (!parsed.success) {
     problems.addIssues(file, parsed.error.issues, substituted.value);
     return { raw };
   }
-  return envProblems.length > 0 ? { raw } : { raw, data: parsed.data };
+  return envProblems.length > 0 ? { raw } : { raw, data: parsed.data, ...(skipped.length > 0 ? { skipped } : {}) };
 }
 
 /** Deep merge for plain objects; arrays and scalars of `over` replace those of `base`. */
@@ -204,7 +216,8 @@ function refused(file: string, problems: Problems): PharmafeedError {
 export async function loadConfig(
   configFile: string,
   /** push: the destinations' secrets are required, the catalogue's are not (with checkCredentials false). */
-  options: { env?: Env; only?: readonly string[]; checkCredentials?: boolean; serve?: boolean; push?: boolean } = {},
+  /** notify false: the notify section's unset variables are no error (the section is then left out; validate, explain). */
+  options: { env?: Env; only?: readonly string[]; checkCredentials?: boolean; serve?: boolean; push?: boolean; notify?: boolean } = {},
 ): Promise<LoadedConfig> {
   const env = options.env ?? process.env;
   const file = resolve(configFile);
@@ -214,7 +227,7 @@ export async function loadConfig(
   const destinationSecrets = options.checkCredentials === false && options.push !== true ? [DESTINATION_SECRET_PATH] : [];
   const credentialPaths = [...(options.checkCredentials === false ? ["source.baseUrl", "source.keyId", "source.keySecret", "source.contact"] : []), ...destinationSecrets];
   const serveSecrets = options.serve === true ? [] : MAIN_SERVE_SECRETS;
-  const main = await parseFile(file, MainConfig, env, problems, [...credentialPaths, ...serveSecrets]);
+  const main = await parseFile(file, MainConfig, env, problems, [...credentialPaths, ...serveSecrets], options.notify === false ? ["notify"] : []);
   // A broken main file still has its channel files and filter checked, so one run shows every problem.
   const rawChannels = Array.isArray(main.raw["channels"]) ? main.raw["channels"].filter((c): c is string => typeof c === "string") : [];
   const rawSource = isPlainObject(main.raw["source"]) ? main.raw["source"] : {};
@@ -295,5 +308,6 @@ export async function loadConfig(
     serve: config.serve,
     notify: config.notify,
     lock: config.lock,
+    ...(main.skipped ? { skipped: main.skipped } : {}),
   };
 }

@@ -55,5 +55,7 @@ export interface LoadedConfig {
   serve: MainConfig["serve"];
   /** Where alerts go; undefined: nowhere (the log and exit code only). */
   notify: MainConfig["notify"];
+  /** Sections not checked because the command does not use them and their variables are unset (loadConfig's notify: false). */
+  skipped?: string[];
   lock: MainConfig["lock"];
 }

@@ -30,6 +30,8 @@ export interface ParsedOffers {
   structure: OfferError[];
   /** Data rows read (CSV lines after the header that are not blank, JSON entries). */
   rows: number;
+  /** Rows without any problem (a row may have several problems: errorCount counts problems, not rows). */
+  rowsAccepted: number;
 }
 
 /** Lines per csv-parse call: big enough that the parser's set-up cost (~45 us a call) is spread thin. */
@@ -157,7 +159,7 @@ class CsvRows {
     });
     const scientific = (["gtin", "cip13"] as const).find((key) => SCIENTIFIC.test(String(row[key] ?? "").trim()));
     if (scientific !== undefined) return this.out.rowErrors([{ line, reason: "OFFER_BAD_KEY", detail: scientificHint(scientific) }]);
-    this.out.rowErrors(addOfferRow(this.out.offers, row, line));
+    this.out.row(addOfferRow(this.out.offers, row, line));
   }
 }
 
@@ -252,7 +254,7 @@ class JsonRows {
       if (isOfferField(key)) row[key] = value;
       else this.out.structureError({ line, reason: "OFFER_UNKNOWN_FIELD", detail: key });
     }
-    this.out.rowErrors(addOfferRow(this.out.offers, row, line));
+    this.out.row(addOfferRow(this.out.offers, row, line));
   }
 }
 
@@ -277,6 +279,7 @@ class ReaderState {
   readonly errors: OfferError[] = [];
   readonly structure: OfferError[] = [];
   rows = 0;
+  rowsAccepted = 0;
   errorCount = 0;
 
   structureError(error: OfferError): void {
@@ -286,6 +289,12 @@ class ReaderState {
 
   rowErrors(errors: OfferError[]): void {
     for (const e of errors) if (this.errorCount++ < MAX_KEPT_ERRORS) this.errors.push(e);
+  }
+
+  /** A data row read whole: accepted when it has no problem (problems are counted apart from rows). */
+  row(errors: OfferError[]): void {
+    if (errors.length === 0) this.rowsAccepted++;
+    this.rowErrors(errors);
   }
 }
 
@@ -308,10 +317,10 @@ export class OffersReader {
 
   finish(): ParsedOffers {
     this.rows.finish();
-    const { offers, errors, structure, rows, errorCount } = this.state;
+    const { offers, errors, structure, rows, rowsAccepted, errorCount } = this.state;
     // A JSON document's rows are read at its end, after any structure error of its first line.
     errors.sort((a, b) => a.line - b.line);
-    return { offers, errors, errorCount, structure, rows };
+    return { offers, errors, errorCount, structure, rows, rowsAccepted };
   }
 }
 

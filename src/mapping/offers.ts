@@ -74,6 +74,22 @@ export function parseOfferDate(raw: unknown, endOfDay: boolean): number | undefi
   return Math.floor(ms / 1000) - offsetMin * 60;
 }
 
+/**
+ * What a refused date should have been: the formats read, and for a spreadsheet's 01/11/2026 that it
+ * is day/month/year (month/day when the first number cannot be a month) with the date to write.
+ */
+export function dateHint(raw: string): string {
+  const expected = "expected YYYY-MM-DD (ISO 8601, e.g. 2026-11-01 or 2026-11-01T08:00:00+01:00) or Unix seconds";
+  const m = /^(\d{1,2})[./-](\d{1,2})[./-](\d{4})$/.exec(raw.trim());
+  if (!m) return expected;
+  const [a, b, y] = [Number(m[1]), Number(m[2]), m[3]!];
+  const dayFirst = a > 12 || b <= 12;
+  const [day, month] = dayFirst ? [a, b] : [b, a];
+  if (month < 1 || month > 12 || day < 1 || day > 31) return expected;
+  const iso = `${y}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+  return `${expected}; the file has ${dayFirst ? "day/month/year" : "month/day/year"}: write ${iso}`;
+}
+
 const AVAILABILITY: Record<string, Availability> = {
   in_stock: "in_stock",
   out_of_stock: "out_of_stock",
@@ -138,7 +154,7 @@ export function addOfferRow(index: OffersIndex, row: Record<string, unknown>, li
     const raw = row[field];
     if (text(raw) === undefined) continue;
     const t = parseOfferDate(typeof raw === "number" ? raw : text(raw), field === "sale_until");
-    if (t === undefined) err("OFFER_BAD_DATE", `${field} ${text(raw) ?? ""}`);
+    if (t === undefined) err("OFFER_BAD_DATE", `${field} ${text(raw) ?? ""}: ${dateHint(text(raw) ?? "")}`);
     else offer[field === "sale_from" ? "saleFrom" : "saleUntil"] = t;
   }
   if (offer.saleFrom !== undefined && offer.saleUntil !== undefined && offer.saleUntil < offer.saleFrom) {
@@ -159,7 +175,7 @@ export function addOfferRow(index: OffersIndex, row: Record<string, unknown>, li
   const availabilityDate = row.availability_date;
   if (text(availabilityDate) !== undefined) {
     const t = parseOfferDate(typeof availabilityDate === "number" ? availabilityDate : text(availabilityDate), false);
-    if (t === undefined) err("OFFER_BAD_DATE", `availability_date ${text(availabilityDate) ?? ""}`);
+    if (t === undefined) err("OFFER_BAD_DATE", `availability_date ${text(availabilityDate) ?? ""}: ${dateHint(text(availabilityDate) ?? "")}`);
     else offer.availabilityDate = t;
   }
   const link = text(row.link);

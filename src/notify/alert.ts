@@ -9,6 +9,8 @@ import type { RunState } from "../publish/run-state.js";
 import { unpublishedOf } from "../publish/run-state.js";
 import { errorWords, fill, problemWords, unpublishedWords } from "../publish/run-words.js";
 import { ALERT_WORDS, type AlertLanguage } from "./alert-words.js";
+import { nextStep } from "./next-steps.js";
+import { decimal } from "../core/numbers.js";
 import type { AlertEvent } from "./settings.js";
 
 export interface Alert {
@@ -32,7 +34,7 @@ export interface Alert {
 }
 
 /** The run outcomes that alert, by the error code the run ends with (every other failure is run-failed). */
-function eventOf(errorCode: string): AlertEvent {
+export function eventOf(errorCode: string): AlertEvent {
   switch (errorCode) {
     case "GATE_TRIPPED":
       return "gate-tripped";
@@ -64,7 +66,14 @@ export function runAlert(input: {
   /** The channels of the run (for a run that failed before any manifest). */
   channels: readonly string[];
   error: { code: string; message: string };
-  exitCode: number;
+  /** The config file the run was given (in the commands it suggests). */
+  configFile?: string;
+  /** offers-refused: whether `--force` would publish what the shop means. */
+  forceHelps?: boolean;
+  /** A run that died without a word: its last heartbeat. */
+  diedAt?: string;
+  /** Unknown for a run that died without a word (found by the next run). */
+  exitCode?: number;
   now?: Date;
   language?: AlertLanguage;
 }): Alert {
@@ -85,23 +94,29 @@ export function runAlert(input: {
       ? fill(w.notUpdated, { n: unpublished.length })
       : input.manifest && event === "run-degraded"
         ? w.degraded
-        : `${errorWords(input.error.code, language)}.\n${input.error.code}: ${input.error.message}`;
+        : `${errorWords(input.error.code, language, input.diedAt)}.\n${input.error.code}: ${input.error.message}`;
   return {
     ...base(event, input.shop, input.statusUrl, input.now ?? new Date(), language),
+    next: nextStep({ event, language, manifest: input.manifest, error: input.error, configFile: input.configFile, forceHelps: input.forceHelps }),
     what,
     channels,
-    exitCode: input.exitCode,
+    ...(input.exitCode === undefined ? {} : { exitCode: input.exitCode }),
     errorCode: input.error.code,
   };
 }
 
-/** The alert for feeds older than serve.maxFeedAgeHours. */
+/** The alert for feeds older than serve.maxFeedAgeHours, in the alert's language (times in UTC, as the page writes them). */
 export function staleAlert(input: { shop: string; statusUrl?: string; state: RunState; manifest?: Manifest; now: Date; language?: AlertLanguage }): Alert {
+  const language = input.language ?? "en";
+  const w = ALERT_WORDS[language];
+  const utc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
   const channels = (input.manifest?.channels ?? []).map((c) => ({
     name: c.name,
-    reason: c.live ? `online file published ${c.live.publishedAt}` : "nothing online",
+    reason: c.live ? fill(w.onlineSince, { at: utc(c.live.publishedAt) }) : w.nothingOnline,
   }));
-  return { ...base("feeds-stale", input.shop, input.statusUrl, input.now, input.language ?? "en"), what: input.state.summary, channels };
+  const age = input.state.newestFeedAgeHours;
+  const what = age === undefined ? w.staleNone : fill(w.staleWhat, { age: decimal(age, language), max: input.state.maxFeedAgeHours });
+  return { ...base("feeds-stale", input.shop, input.statusUrl, input.now, language), what, channels };
 }
 
 /** The alert as plain text (e-mail body, chat message). */

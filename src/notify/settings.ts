@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ALERT_LANGUAGES } from "./alert-words.js";
 
 /** What a shop can be alerted about (README, "Monitoring and alerts"). */
-export const ALERT_EVENTS = ["run-failed", "gate-tripped", "channel-failed", "offers-refused", "run-degraded", "feeds-stale", "merchant-disapprovals", "merchant-account-issue"] as const;
+export const ALERT_EVENTS = ["run-failed", "gate-tripped", "channel-failed", "offers-refused", "run-degraded", "feeds-stale", "merchant-disapprovals", "merchant-account-issue", "run-recovered"] as const;
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
 
 export const WebhookSettings = z

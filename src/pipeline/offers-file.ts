@@ -93,11 +93,22 @@ export function offersProblems(parsed: ParsedOffers, settings: Pick<OffersConfig
 export function offersRefused(file: string, problems: string[], parsed: ParsedOffers, when: "run" | "validate" = "run"): PharmafeedError {
   const firstLine = parsed.errors.find((e) => e.line > 0)?.line;
   const what = when === "run" ? "refused: nothing was published, the live feeds stay" : "would be refused by generate: nothing would be published";
-  return new PharmafeedError(
-    "OFFERS_REFUSED",
-    `offers file ${file} ${what} (--force uses the file anyway)\n${problems.map((p) => `  - ${p}`).join("\n")}`,
-    { context: { file, ...(firstLine === undefined ? {} : { line: firstLine }) } },
-  );
+  const helps = forceHelps(parsed);
+  const override = helps
+    ? "--force uses the file anyway, if it is right as it is"
+    : "fix the file: --force would publish catalogue prices and stock for every product whose row was refused";
+  return new PharmafeedError("OFFERS_REFUSED", `offers file ${file} ${what} (${override})\n${problems.map((p) => `  - ${p}`).join("\n")}`, {
+    context: { file, forceHelps: helps, ...(firstLine === undefined ? {} : { line: firstLine }) },
+  });
+}
+
+/**
+ * Whether `--force` publishes what the shop means: only for a file every row of which was read
+ * (fewer offers than last time, on purpose perhaps). With a refused header or refused rows it would
+ * publish catalogue prices and stock for those products: the advice is then to fix the file.
+ */
+export function forceHelps(parsed: ParsedOffers): boolean {
+  return parsed.structure.length === 0 && parsed.errorCount === 0 && parsed.rows > 0;
 }
 
 export interface LoadedOffers {

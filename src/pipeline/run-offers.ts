@@ -45,7 +45,7 @@ export async function readRunOffers(input: {
   await writeOffersReport(input.reportDir, offers);
   if (offers.problems.length === 0) return offers;
   if (!input.force) {
-    input.onRefused({ file: offers.file, rows: parsed.rows, accepted: parsed.offers.size, refused: parsed.errorCount, reasons: offers.problems });
+    input.onRefused({ file: offers.file, rows: parsed.rows, accepted: parsed.offers.size, refused: parsed.errorCount, rowsAccepted: parsed.rowsAccepted, reasons: offers.problems });
     throw offersRefused(offers.file, offers.problems, parsed);
   }
   logger.warn("offers file would be refused, used anyway (--force)", { file: offers.file, problems: offers.problems.join("; ") });

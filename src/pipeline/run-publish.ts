@@ -9,9 +9,11 @@ import { withLastUploads } from "../destinations/after-publish.js";
 import type { ImageStats } from "../images/pipeline.js";
 import type { Logger } from "../log.js";
 import { clearFailureRecord } from "../publish/failure-record.js";
-import { heldFeeds } from "../publish/held-feeds.js";
+import { type Held, heldFeeds } from "../publish/held-feeds.js";
+import { removeRetiredReports } from "../publish/retired-reports.js";
+import { fetchedChannels } from "../serve/fetched.js";
 import { JournalWriter } from "../publish/journal.js";
-import { type ChannelEntry, type Manifest, type Problem, writeManifest } from "../publish/manifest.js";
+import { type ChannelEntry, type Manifest, writeManifest } from "../publish/manifest.js";
 import { writePreviewManifest } from "../publish/preview.js";
 import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
 import type { ChannelRun } from "./channel-run.js";
@@ -57,15 +59,18 @@ async function finishChannels(input: PublishInput, journal: JournalWriter | unde
 }
 
 /** Served channels the config no longer names stay served until retired on purpose. */
-function served(input: PublishInput): { held: ChannelEntry[]; problems: Problem[] } {
+async function served(input: PublishInput): Promise<Held> {
   const { previous, logger, retire } = input;
-  const held = heldFeeds({ previous: previous?.channels ?? [], configured: input.config.channelNames, retire, force: input.force });
+  // A held feed no marketplace ever fetched (serve's memory) is retired at once (held-feeds.ts).
+  const fetched = input.previewDir ? undefined : await fetchedChannels(input.outputDir);
+  const held = heldFeeds({ previous: previous?.channels ?? [], configured: input.config.channelNames, retire, force: input.force, fetched });
   for (const channel of held.retired) logger.warn("served channel retired: its file is no longer listed nor served", { channel });
+  for (const r of held.unfetched) logger.warn("served channel retired: no marketplace ever fetched it", { channel: r.channel, file: r.file });
   for (const p of held.problems) logger.warn("served channel held", { channel: p.channel, reason: p.reason });
   for (const name of retire) {
     if (!previous?.channels.some((c) => c.name === name && c.live)) logger.warn("nothing to retire: no file of this channel is served", { channel: name });
   }
-  return { held: held.held, problems: held.problems };
+  return held;
 }
 
 /** Publishes locally and writes the manifest; returns it with this run's entries. */
@@ -75,7 +80,7 @@ export async function publishLocally(input: PublishInput): Promise<{ manifest: M
   // Channels of the config not run this time (--channel) keep their entries: they are still served.
   const ran = new Set(entries.map((e) => e.name));
   const kept = (input.previous?.channels ?? []).filter((c) => !ran.has(c.name) && input.config.channelNames.includes(c.name));
-  const held = served(input);
+  const held = await served(input);
   const problems = held.problems;
   const manifest: Manifest = {
     version: 1,
@@ -88,6 +93,7 @@ export async function publishLocally(input: PublishInput): Promise<{ manifest: M
     ...(input.offers ? { offers: input.offers } : {}),
     // Every row has drained by now, so the counts are final (only pruning comes after).
     ...(input.images ? { images: { ...input.images } } : {}),
+    ...(held.unfetched.length > 0 ? { retired: held.unfetched } : {}),
     channels: [...entries, ...kept, ...held.held],
   };
   if (input.previewDir) {
@@ -96,6 +102,7 @@ export async function publishLocally(input: PublishInput): Promise<{ manifest: M
   }
   await writeManifest(input.outputDir, manifest);
   await clearFailureRecord(input.outputDir);
+  await removeRetiredReports(input.outputDir, [...held.retired, ...held.unfetched.map((r) => r.channel)], input.logger);
   crashPoint("manifest");
   await journal?.remove();
   return { manifest, entries };

@@ -119,7 +119,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       config, logger, outputDir, previewDir, started, force, previous, figures, images,
       retire: new Set(options.retire ?? []),
       runs: parts.runs,
-      offers: offers ? { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount } : undefined,
+      offers: offers ? { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount, rows: offers.parsed.rows, rowsAccepted: offers.parsed.rowsAccepted } : undefined,
     });
     // After the local publish, which never waits on a remote server.
     const manifest = await parts.settle({ outputDir, manifest: published.manifest, entries: published.entries, dryRun }, [destinationsHook(config, logger)], !previewDir);

@@ -48,6 +48,8 @@ export function formatSummary(manifest: Manifest): string {
   );
   if (manifest.sync) lines.push(`catalogue: ${describeSync(manifest.sync)}`);
   lines.push(...destinationLines(manifest.channels));
+  // Said once, by the run that did it (publish/held-feeds.ts).
+  for (const r of manifest.retired ?? []) lines.push(`retired: ${r.channel}: ${r.reason}`);
   lines.push(runLine(manifest));
   return lines.join("\n");
 }

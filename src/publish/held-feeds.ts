@@ -6,6 +6,12 @@
  * (a Problem of kind "served": exit 8, alert, status page) until someone retires it on purpose:
  * `generate --retire <channel>` (or `--force`, which publishes what the run produced).
  *
+ * Except a feed no marketplace ever fetched (issue 34, point 2): `serve` remembers every fetch
+ * (serve-state.json), and a feed it never saw fetched (a typo's file, published once) cannot be
+ * registered anywhere: it is retired by the next run and said once (manifest.retired, the summary,
+ * the log). When serve keeps no state, or the feed went to a destination (S3, SFTP, FTP) where
+ * marketplaces fetch unseen, nothing is known and the feed is held.
+ *
  *   previous manifest ─┬─ configured channels ─────────────> entries of this run (or kept)
  *                      └─ not configured, with a live file ─> held (+ Problem) | retired
  */
@@ -23,6 +29,15 @@ export interface HeldInput {
   retire: ReadonlySet<string>;
   /** `--force`: this run's outcome is what marketplaces get, held feeds included. */
   force: boolean;
+  /** Channels a marketplace fetched from serve (serve/fetched.ts); undefined when serve keeps no state. */
+  fetched?: ReadonlySet<string> | undefined;
+}
+
+/** A held feed retired because no marketplace ever fetched it. */
+export interface AutoRetired {
+  channel: string;
+  file: string;
+  reason: string;
 }
 
 export interface Held {
@@ -32,6 +47,8 @@ export interface Held {
   problems: Problem[];
   /** Served channels dropped on purpose by this run. */
   retired: string[];
+  /** Served channels dropped because no marketplace ever fetched them. */
+  unfetched: AutoRetired[];
 }
 
 /** A configured name close to `name` that the last run did not have (a rename or a typo), if any. */
@@ -43,7 +60,7 @@ export function renamedTo(name: string, configured: readonly string[], previous:
 }
 
 export function heldFeeds(input: HeldInput): Held {
-  const out: Held = { held: [], problems: [], retired: [] };
+  const out: Held = { held: [], problems: [], retired: [], unfetched: [] };
   for (const entry of input.previous) {
     // Nothing online: nothing a marketplace fetches can be lost.
     if (input.configured.includes(entry.name) || !entry.live) continue;
@@ -52,13 +69,23 @@ export function heldFeeds(input: HeldInput): Held {
       continue;
     }
     const near = renamedTo(entry.name, input.configured, input.previous);
+    const pushed = (entry.destinations ?? []).length > 0;
+    if (input.fetched && !input.fetched.has(entry.name) && !pushed) {
+      out.unfetched.push({
+        channel: entry.name,
+        file: entry.live.file,
+        reason: `the config no longer names channel "${entry.name}"${near ? ` (now "${near}"?)` : ""} and no marketplace ever fetched ${entry.live.file}: no longer served`,
+      });
+      continue;
+    }
     out.held.push(entry);
     out.problems.push({
       kind: "served",
       code: SERVED_NOT_CONFIGURED,
       channel: entry.name,
+      ...(near ? { near } : {}),
       reason:
-        `the config no longer names channel "${entry.name}"${near ? ` (did you mean "${entry.name}" where it says "${near}"?)` : ""}; ` +
+        `the config no longer names channel "${entry.name}"${near ? ` (renamed to "${near}"? "${entry.name}" was fetched by a marketplace: register the new URL there first)` : ""}; ` +
         `its last good file ${entry.live.file} stays online at /feeds/${entry.live.file}. ` +
         `To stop serving it on purpose: pharmafeed generate --retire ${entry.name}`,
     });

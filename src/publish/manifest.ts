@@ -80,6 +80,8 @@ export const Problem = z.object({
   code: z.string(),
   channel: z.string().optional(),
   reason: z.string(),
+  /** A served feed the config no longer names: the configured channel whose name is close (a rename or a typo's fix). */
+  near: z.string().optional(),
 });
 export type Problem = z.infer<typeof Problem>;
 
@@ -120,11 +122,23 @@ export const Manifest = z.object({
   /** What the image pipeline did (requested, cacheHits, downloads, conversions, failed, ...), when a channel processes images. */
   images: Counts.optional(),
   /** The offers file of the run; refused rows are listed in reports/_offers.csv. */
-  offers: z.object({ file: z.string(), accepted: z.number().int().min(0), refused: z.number().int().min(0) }).optional(),
+  /** accepted: offers in the index; refused: problems (a row may have several); rows, rowsAccepted: the file's data rows (absent in older manifests). */
+  offers: z
+    .object({ file: z.string(), accepted: z.number().int().min(0), refused: z.number().int().min(0), rows: z.number().int().min(0).optional(), rowsAccepted: z.number().int().min(0).optional() })
+    .optional(),
   /** A failed run's offers file that was refused (then `offers` is still the one the live feeds were built with): its figures and why. */
   offersRefused: z
-    .object({ file: z.string(), rows: z.number().int().min(0), accepted: z.number().int().min(0), refused: z.number().int().min(0), reasons: z.array(z.string()) })
+    .object({
+      file: z.string(),
+      rows: z.number().int().min(0),
+      accepted: z.number().int().min(0),
+      refused: z.number().int().min(0),
+      rowsAccepted: z.number().int().min(0).optional(),
+      reasons: z.array(z.string()),
+    })
     .optional(),
+  /** Served feeds this run stopped serving because the config no longer names them and no marketplace ever fetched them (held-feeds.ts). */
+  retired: z.array(z.object({ channel: z.string(), file: z.string(), reason: z.string() })).optional(),
   channels: z.array(ChannelEntry),
 });
 export type Manifest = z.infer<typeof Manifest>;

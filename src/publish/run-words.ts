@@ -4,6 +4,7 @@
  * words; the technical text (code, config key, path) stays one click away (page's <details>).
  */
 import type { Language } from "../serve/status/i18n.js";
+import { count, decimal } from "../core/numbers.js";
 
 const en = {
   onlineNow: "What marketplaces get now",
@@ -15,7 +16,10 @@ const en = {
   fetched: "fetched by",
   runTitle: "Last run",
   runOnline: "the feeds above stay online",
-  whyNot: "Why it was not published",
+  whyNot: "Why nothing of this run was published",
+  whySome: "Why some feeds were not published",
+  attention: "What needs attention",
+  whatToDo: "What to do",
   detail: "Technical detail",
   thisRun: "This run",
   leftOutByRun: "Left out by the last run",
@@ -45,9 +49,10 @@ const en = {
     OFFERS_REFUSED: "the offers file was refused",
     INTERRUPTED: "the run was stopped before the end",
     CONFIG_INVALID: "the configuration has an error",
+    RUN_DIED: "the last run died at {at} without finishing (stopped from outside, out of memory, or crashed)",
     other: "the run stopped on an error",
   } as Record<string, string>,
-  chart: { caption: "Items in the last {n} runs: now {now}, lowest {min}, highest {max}", notPublished: "not published", failed: "run failed", legend: "orange ring: not published · red cross: run failed", none: "No runs recorded yet." },
+  chart: { caption: "Items in the last {n} runs: online now {now}, lowest {min}, highest {max}", captionOne: "Items of the last run: online now {now}", lastRun: "last run {last}, not published", notPublished: "not published", failed: "run failed", legend: "orange ring: not published · red cross: run failed", none: "No runs recorded yet." },
 };
 export type RunWords = typeof en;
 
@@ -61,7 +66,10 @@ const fr: RunWords = {
   fetched: "récupéré par",
   runTitle: "Dernière exécution",
   runOnline: "les flux ci-dessus restent en ligne",
-  whyNot: "Pourquoi rien n'a été publié",
+  whyNot: "Pourquoi rien de cette exécution n'a été publié",
+  whySome: "Pourquoi des flux n'ont pas été publiés",
+  attention: "Ce qui demande votre attention",
+  whatToDo: "Que faire",
   detail: "Détail technique",
   thisRun: "Cette exécution",
   leftOutByRun: "Exclus par la dernière exécution",
@@ -91,9 +99,10 @@ const fr: RunWords = {
     OFFERS_REFUSED: "le fichier d'offres a été refusé",
     INTERRUPTED: "l'exécution a été arrêtée avant la fin",
     CONFIG_INVALID: "la configuration contient une erreur",
+    RUN_DIED: "la dernière exécution s'est arrêtée net à {at} sans finir (arrêtée de l'extérieur, mémoire épuisée ou plantage)",
     other: "l'exécution s'est arrêtée sur une erreur",
   },
-  chart: { caption: "Articles des {n} dernières exécutions : {now} maintenant, au plus bas {min}, au plus haut {max}", notPublished: "non publié", failed: "exécution en échec", legend: "anneau orange : non publié · croix rouge : exécution en échec", none: "Aucune exécution enregistrée." },
+  chart: { caption: "Articles des {n} dernières exécutions : {now} en ligne, au plus bas {min}, au plus haut {max}", captionOne: "Articles de la dernière exécution : {now} en ligne", lastRun: "dernière exécution {last}, non publiée", notPublished: "non publié", failed: "exécution en échec", legend: "anneau orange : non publié · croix rouge : exécution en échec", none: "Aucune exécution enregistrée." },
 };
 
 const nl: RunWords = {
@@ -106,7 +115,10 @@ const nl: RunWords = {
   fetched: "opgehaald door",
   runTitle: "Laatste run",
   runOnline: "de feeds hierboven blijven online",
-  whyNot: "Waarom niets gepubliceerd is",
+  whyNot: "Waarom niets van deze run gepubliceerd is",
+  whySome: "Waarom sommige feeds niet gepubliceerd zijn",
+  attention: "Wat aandacht vraagt",
+  whatToDo: "Wat te doen",
   detail: "Technische details",
   thisRun: "Deze run",
   leftOutByRun: "Uitgesloten door de laatste run",
@@ -136,9 +148,10 @@ const nl: RunWords = {
     OFFERS_REFUSED: "het aanbiedingenbestand is geweigerd",
     INTERRUPTED: "de run is voor het einde gestopt",
     CONFIG_INVALID: "de configuratie bevat een fout",
+    RUN_DIED: "de laatste run is om {at} gestopt zonder af te ronden (van buitenaf gestopt, geheugen op, of gecrasht)",
     other: "de run is gestopt op een fout",
   },
-  chart: { caption: "Artikelen in de laatste {n} runs: nu {now}, laagste {min}, hoogste {max}", notPublished: "niet gepubliceerd", failed: "run mislukt", legend: "oranje ring: niet gepubliceerd · rode kruis: run mislukt", none: "Nog geen runs opgeslagen." },
+  chart: { caption: "Artikelen in de laatste {n} runs: nu online {now}, laagste {min}, hoogste {max}", captionOne: "Artikelen van de laatste run: nu online {now}", lastRun: "laatste run {last}, niet gepubliceerd", notPublished: "niet gepubliceerd", failed: "run mislukt", legend: "oranje ring: niet gepubliceerd · rode kruis: run mislukt", none: "Nog geen runs opgeslagen." },
 };
 
 export const RUN_WORDS: Record<Language, RunWords> = { en, fr, nl };
@@ -151,10 +164,14 @@ export function fill(template: string, values: Record<string, string | number>):
 /** A channel's `published` text (gate or failure, channel-run.ts and gate.ts) in the page's words. */
 export function unpublishedWords(reason: string, lang: Language): string {
   const g = RUN_WORDS[lang].gate;
+  // The run's text writes numbers the English way: said again in the language's (37,0 %, 1 011).
+  const d = (x: string) => decimal(Number(x), lang);
+  const n = (x: string) => count(Number(x), lang);
+  const max = (x: string) => (Number.isInteger(Number(x)) ? n(x) : d(x));
   let m = /items dropped ([\d.]+)% \((\d+) -> (\d+)\), more than maxDropPercent ([\d.]+)%/.exec(reason);
-  if (m) return fill(g.drop, { pct: m[1]!, from: m[2]!, to: m[3]!, max: m[4]! });
+  if (m) return fill(g.drop, { pct: d(m[1]!), from: n(m[2]!), to: n(m[3]!), max: max(m[4]!) });
   m = /([\d.]+)% of products rejected for bad data \((\d+)\), more than maxRejectedPercent ([\d.]+)%/.exec(reason);
-  if (m) return fill(g.rejected, { pct: m[1]!, n: m[2]!, max: m[3]! });
+  if (m) return fill(g.rejected, { pct: d(m[1]!), n: n(m[2]!), max: max(m[3]!) });
   m = /columns? (.+) empty in every row/.exec(reason);
   if (m) return fill(g.emptyColumns, { cols: m[1]! });
   m = /the file would move from (\S+) to (\S+),/.exec(reason);
@@ -165,9 +182,10 @@ export function unpublishedWords(reason: string, lang: Language): string {
   return g.other;
 }
 
-export function errorWords(code: string, lang: Language): string {
+export function errorWords(code: string, lang: Language, at?: string): string {
   const words = RUN_WORDS[lang].error;
-  return words[code] ?? words["other"]!;
+  // {at}: when the run ended (a died run's last heartbeat), as the page and the alerts write times.
+  return fill(words[code] ?? words["other"]!, { at: at === undefined ? "?" : `${at.slice(0, 16).replace("T", " ")} UTC` });
 }
 
 export function problemWords(kind: string, lang: Language): string {

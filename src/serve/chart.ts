@@ -17,8 +17,12 @@ export interface RunPoint {
 }
 
 export interface ChartWords {
-  /** With {n}, {now}, {min}, {max}. */
+  /** With {n}, {now}, {min}, {max}; {now} is what is online now, not the last run's count. */
   caption: string;
+  /** One run only (no line to draw): with {now}. */
+  captionOne: string;
+  /** The last run's count when it is not what is online (a gate hold): with {last}. */
+  lastRun: string;
   notPublished: string;
   failed: string;
   legend: string;
@@ -34,9 +38,23 @@ function fill(template: string, values: Record<string, string | number>): string
   return template.replace(/\{(\w+)\}/g, (m, key: string) => (key in values ? String(values[key]) : m));
 }
 
-export function itemsChart(points: readonly RunPoint[], label: string, words: ChartWords): string {
+export interface ChartNumbers {
+  /** Items of the file online now (the caption's "now"); undefined when nothing is online. */
+  online: number | undefined;
+  /** Counts in the page's language (1 011, 1.011). */
+  format: (n: number) => string;
+}
+
+export function itemsChart(points: readonly RunPoint[], label: string, words: ChartWords, numbers: ChartNumbers = { online: undefined, format: String }): string {
   if (points.length === 0) return `<p class="muted">${escapeHtml(words.none)}</p>`;
+  const f = numbers.format;
   const counted = points.filter((p) => p.state !== "failed");
+  const lastPoint = points.at(-1)!;
+  const now = numbers.online ?? counted.at(-1)?.items ?? 0;
+  // After a gate hold the run's count is not what marketplaces get: both are said, each for what it is.
+  const held = lastPoint.state === "gated" && lastPoint.items !== now ? `, ${fill(words.lastRun, { last: f(lastPoint.items) })}` : "";
+  // One run is no curve: its figure in words, not a lone dot.
+  if (points.length === 1) return `<p class="small muted chart-one">${escapeHtml(fill(words.captionOne, { now: f(now) }) + held)}</p>`;
   const max = counted.length > 0 ? Math.max(...counted.map((p) => p.items)) : 0;
   const min = counted.length > 0 ? Math.min(...counted.map((p) => p.items)) : 0;
   const span = max - min || 1;
@@ -59,11 +77,10 @@ export function itemsChart(points: readonly RunPoint[], label: string, words: Ch
         : `<circle cx="${cx}" cy="${y(p.items).toFixed(1)}" r="3.5" fill="#fff" stroke="#d4760b" stroke-width="2">${title}</circle>`;
     })
     .join("");
-  const last = counted.at(-1)?.items ?? 0;
   return (
     `<figure class="chart"><svg role="img" aria-label="${escapeHtml(label)}" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">` +
     `<polyline fill="none" stroke="#1f6feb" stroke-width="1.5" points="${coords.join(" ")}"/>${dots}</svg>` +
-    `<figcaption>${escapeHtml(fill(words.caption, { n: points.length, now: last, min, max }))}` +
+    `<figcaption>${escapeHtml(fill(words.caption, { n: points.length, now: f(now), min: f(min), max: f(max) }) + held)}` +
     `${points.some((p) => p.state !== "published") ? ` · ${escapeHtml(words.legend)}` : ""}</figcaption></figure>`
   );
 }

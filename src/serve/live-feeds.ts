@@ -28,7 +28,8 @@ import type { AccessConfig } from "../config/schema.js";
 import type { Logger } from "../log.js";
 import { readJournal } from "../publish/journal.js";
 import { type LiveFile, type Manifest, MANIFEST_FILE, readPreviousManifest } from "../publish/manifest.js";
-import { failureRecordPaths, readFailureRecord, withFailure } from "../publish/failure-record.js";
+import { failureOf, failureRecordPaths, readRunRecord, type SeenRecord, withFailure } from "../publish/failure-record.js";
+import { DEFAULT_STALE_AFTER_MS } from "../publish/lock.js";
 import { heldAccess } from "./held-access.js";
 import { openInside } from "./safe-open.js";
 import { SharedFile } from "./shared-file.js";
@@ -83,7 +84,22 @@ export class LiveFeeds {
     private readonly logger: Logger,
     /** Reads the channels' access rules again (the config); a failure keeps the ones known. */
     private readonly reloadAccess?: () => Promise<ReadonlyMap<string, AccessConfig>>,
+    /** lock.staleAfterMs: a started run record whose heartbeat is older than this is a run that died. */
+    private readonly runStaleAfterMs = DEFAULT_STALE_AFTER_MS,
   ) {}
+
+  /** The manifest as read, before the run record's overlay (a failed or died run). */
+  private base: Manifest | undefined;
+  private record: SeenRecord | undefined;
+
+  /** The manifest every surface reports: the base one, or the run record's failure over it. */
+  private recordReadAt = 0;
+  private async overlay(): Promise<void> {
+    this.recordReadAt = Date.now();
+    this.record = await readRunRecord(this.outputReal);
+    const reported = withFailure(this.base, failureOf(this.record, this.runStaleAfterMs));
+    if (reported !== this.snapshot.manifest) this.snapshot = { ...this.snapshot, manifest: reported };
+  }
 
   /** The current snapshot, after reloading the manifest if it changed on disk. */
   async current(): Promise<Snapshot> {
@@ -100,15 +116,21 @@ export class LiveFeeds {
   private async check(): Promise<void> {
     // The manifest, and the failure records of runs that could not write one (publish/failure-record.ts).
     const signatures = await Promise.all(
-      [join(this.outputReal, MANIFEST_FILE), ...failureRecordPaths(this.outputReal)].map((file) =>
+      [join(this.outputReal, MANIFEST_FILE), ...failureRecordPaths(this.outputReal)].map((file, i) =>
         stat(file).then(
-          (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
+          // A run record's mtime is its heartbeat: not a change of what it says.
+          (s) => (i === 0 ? `${s.ino}:${s.size}:${s.mtimeMs}` : `${s.ino}:${s.size}`),
           () => "missing",
         ),
       ),
     );
     const signature = signatures[0] === "missing" && signatures.slice(1).every((s) => s === "missing") ? "missing" : signatures.join("|");
-    if (signature === this.signature && Date.now() < this.retryAt) return;
+    if (signature === this.signature && Date.now() < this.retryAt) {
+      // A running run's record does not change when its process dies: its liveness is looked at
+      // again, at most once a second (feed requests come far more often during a run).
+      if (this.record?.record.state === "started" && Date.now() - this.recordReadAt >= 1000) await this.overlay();
+      return;
+    }
     const changed = signature !== this.signature && this.signature !== "";
     this.signature = signature;
     if (changed) await this.refreshAccess();
@@ -149,9 +171,8 @@ export class LiveFeeds {
     const journal = await readJournal(this.outputReal);
     if (!last && !journal) {
       if (this.signature !== "missing") this.logger.warn("manifest.json unreadable; serving the previous files", { file: MANIFEST_FILE });
-      // No manifest ever, but a run that failed before it could write one: say so.
-      const failed = withFailure(this.snapshot.manifest, await readFailureRecord(this.outputReal));
-      if (failed !== this.snapshot.manifest) this.snapshot = { ...this.snapshot, manifest: failed };
+      // No manifest ever, but a run that failed before it could write one (or died): say so.
+      await this.overlay();
       return;
     }
     const manifest = last?.manifest;
@@ -194,9 +215,11 @@ export class LiveFeeds {
     const retired = [...this.held].filter(([key]) => !held.has(key));
     if (logChanges) this.logChanges(this.snapshot.feeds, feeds);
     this.held = held;
-    // A run that failed without writing a manifest (a full disk) is what every surface reports then.
-    const reported = withFailure(manifest, await readFailureRecord(this.outputReal));
-    this.snapshot = { manifest: reported, ...(from === undefined ? {} : { from }), byName, feeds };
+    // A run that failed without writing a manifest (a full disk, a config it could not load) or
+    // died without a word is what every surface reports then.
+    this.base = manifest;
+    this.snapshot = { manifest, ...(from === undefined ? {} : { from }), byName, feeds };
+    await this.overlay();
     this.retryAt = failed ? Date.now() + RETRY_MS : Number.POSITIVE_INFINITY;
     await Promise.all(retired.map(([, rep]) => rep.file.retire()));
   }

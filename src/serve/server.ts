@@ -23,6 +23,10 @@ import type { ChannelMapping } from "../mapping/settings.js";
 import type { AccessConfig } from "../config/schema.js";
 
 export interface ServeOptions {
+  /** The config file, absolute: the status page's suggested commands name it. */
+  configFile?: string;
+  /** lock.staleAfterMs: a run record silent for longer is a run that died (publish/failure-record.ts). */
+  runStaleAfterMs?: number;
   outputDir: string;
   /** `mapping`: the channel's settings, for the reasons in words of the status page's search. */
   channels: readonly (Omit<StatusChannel, "access"> & { access: AccessConfig; mapping?: ChannelMapping })[];
@@ -92,6 +96,7 @@ export async function startServer(options: ServeOptions & { host?: string; port?
         redact = tokensOf(channels);
         return new Map(channels.map((c) => [c.name, c.access]));
       }),
+    options.runStaleAfterMs,
   );
   const state = new FetchState(outputReal, logger);
   await Promise.all([live.current(), state.load()]);
@@ -114,6 +119,7 @@ export async function startServer(options: ServeOptions & { host?: string; port?
     publicBaseUrl: options.publicBaseUrl,
     status: options.status,
     shopName: options.shopName,
+    ...(options.configFile ? { configFile: options.configFile } : {}),
     logger,
     now: options.now ?? (() => new Date()),
     maxFeedAgeHours: options.maxFeedAgeHours ?? DEFAULT_MAX_FEED_AGE_HOURS,

@@ -342,15 +342,19 @@ describe.each([
     const after = await snapshot(out);
     for (const [file, hash] of before) expect(after.get(file), `${file} changed`).toBe(hash);
     const added = [...after.keys()].filter((file) => !before.has(file));
-    for (const file of added) expect(basename(file), "a new file under a published name").toMatch(new RegExp(`^\\..+\\.tmp-${pid}$|^\\.pharmafeed\\.lock$`));
+    for (const file of added) expect(basename(file), "a new file under a published name").toMatch(new RegExp(`^\\..+\\.tmp-${pid}$|^\\.pharmafeed\\.lock$|^run-failure\\.json$`));
     expect(added.filter((f) => f.endsWith(`.tmp-${pid}`)).length, "the dead run's temporaries").toBeGreaterThan(0);
     expect(added).toContain(".pharmafeed.lock");
+    // The run record that lets serve and the next run say this run died (src/runwatch/).
+    expect(added).toContain("run-failure.json");
 
     const { config } = await clean();
     const next = await generate(config, ["--output", out]);
     expect(next.code, next.stderr).toBe(0);
     expect(next.stderr).toContain("took over the stale lock");
+    expect(next.stdout).toMatch(/^Last run: died at /);
     const final = await snapshot(out);
+    expect(final.has("run-failure.json"), "the died run's record, replaced and then removed by the next run").toBe(false);
     expect([...final.keys()].filter((file) => basename(file).startsWith(".")), "temporaries or lock left behind").toEqual([]);
     const manifest = await readManifestJson(out);
     for (const entry of manifest.channels) expect(entry.published, entry.name).toBe(true);

@@ -63,7 +63,7 @@ describe("an offers file the parser does not understand (EAN;Prix;Stock)", () =>
 
     const refused = await run("generate", config);
     expect(refused.code, refused.stderr).toBe(7);
-    expect(refused.stderr).toContain(`OFFERS_REFUSED: offers file ${offersFile} refused: nothing was published, the live feeds stay (--force uses the file anyway)`);
+    expect(refused.stderr).toContain(`OFFERS_REFUSED: offers file ${offersFile} refused: nothing was published, the live feeds stay (fix the file: --force would publish catalogue prices and stock for every product whose row was refused)`);
     expect(refused.stderr).toContain('line 1: unknown column or key "ean"');
     expect(refused.stderr).toContain("line 1: OFFER_NO_KEY: the header has no id, gtin or cip13 column");
     expect(refused.stderr).toContain("0 of 40 rows accepted (0.0%), fewer than offers.minAcceptedPercent 95%");

@@ -84,7 +84,7 @@ describe("a served feed is never dropped as a side effect", () => {
     expect(run.code).toBe(8);
     expect(run.stderr).toContain("RUN_DEGRADED");
     expect(run.stdout).toContain('run: degraded (every channel published, but: google-fr: the config no longer names channel "google-fr"');
-    expect(run.stderr).toContain('did you mean "google-fr" where it says "gogle-fr"?');
+    expect(run.stderr).toContain('(renamed to "gogle-fr"? "google-fr" was fetched by a marketplace: register the new URL there first)');
     expect(run.stderr).toContain("pharmafeed generate --retire google-fr");
 
     // The same bytes as before, at the URL the marketplace registered; the new name is served too.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lookupOffer, parseOfferDate } from "../../src/mapping/offers.js";
+import { dateHint, lookupOffer, parseOfferDate } from "../../src/mapping/offers.js";
 import { parseOffers } from "../../src/mapping/offers-parse.js";
 import { CODES } from "./fixtures.js";
 
@@ -43,8 +43,8 @@ describe("parseOffers CSV", () => {
     expect(offers.byId("P2")?.availabilityDate).toBe(Date.UTC(2026, 11, 20, 9, 30) / 1000);
     expect(offers.byId("P3")?.availabilityDate).toBe(1796860800);
     expect(errors).toEqual([
-      { line: 5, reason: "OFFER_BAD_DATE", detail: "availability_date next week" },
-      { line: 6, reason: "OFFER_BAD_DATE", detail: "availability_date 2026-02-30" },
+      { line: 5, reason: "OFFER_BAD_DATE", detail: `availability_date next week: ${dateHint("next week")}` },
+      { line: 6, reason: "OFFER_BAD_DATE", detail: `availability_date 2026-02-30: ${dateHint("2026-02-30")}` },
     ]);
     expect(parseOffers('{"id":"J1","availability":"preorder","availability_date":"2026-12-15"}', "json").offers.byId("J1")?.availabilityDate).toBe(Date.UTC(2026, 11, 15) / 1000);
   });
@@ -154,7 +154,7 @@ describe("parseOffers CSV", () => {
 
   it("an empty file is an empty index", () => {
     const { offers, ...rest } = parseOffers("", "csv");
-    expect(rest).toEqual({ errors: [], errorCount: 0, structure: [], rows: 0 });
+    expect(rest).toEqual({ errors: [], errorCount: 0, structure: [], rows: 0, rowsAccepted: 0 });
     expect(offers.size).toBe(0);
   });
 });

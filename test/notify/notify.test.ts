@@ -82,7 +82,7 @@ describe("alerts in notify.language", () => {
   it("French and Dutch words for title, what happened, each reason and what to do; codes stay", () => {
     const fr = runAlert({ shop: "Pharmacie Test", manifest, channels: [], error: { code: "GATE_TRIPPED", message: "x" }, exitCode: 5, language: "fr" });
     expect(fr.title).toBe("Pharmacie Test: publication retenue : flux non mis à jour");
-    expect(fr.channels[0]!.reason).toBe("100 → 65 articles (−35.0 %), une baisse plus forte que les 20 % admis");
+    expect(fr.channels[0]!.reason).toBe("100 → 65 articles (−35,0 %), une baisse plus forte que les 20 % admis");
     const text = alertText(fr);
     expect(text).toContain("Canaux:");
     expect(text).toContain("Que faire: Les fichiers précédents restent en ligne.");

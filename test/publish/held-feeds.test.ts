@@ -34,15 +34,27 @@ describe("heldFeeds: a served channel the config no longer names", () => {
     expect(out.retired).toEqual([]);
     expect(out.problems).toHaveLength(1);
     expect(out.problems[0]).toMatchObject({ kind: "served", code: "SERVED_NOT_CONFIGURED", channel: "google-fr" });
-    expect(out.problems[0]!.reason).toContain('did you mean "google-fr" where it says "gogle-fr"?');
+    expect(out.problems[0]!.reason).toContain('(renamed to "gogle-fr"? "google-fr" was fetched by a marketplace: register the new URL there first)');
+    expect(out.problems[0]!.near).toBe("gogle-fr");
     expect(out.problems[0]!.reason).toContain("/feeds/google-fr.xml");
     expect(out.problems[0]!.reason).toContain("pharmafeed generate --retire google-fr");
   });
 
   it("is dropped on purpose with --retire or --force; a channel with nothing online is dropped without a word", () => {
-    expect(heldFeeds({ previous, configured: ["idealo-fr"], retire: new Set(["google-fr"]), force: false })).toEqual({ held: [], problems: [], retired: ["google-fr"] });
+    expect(heldFeeds({ previous, configured: ["idealo-fr"], retire: new Set(["google-fr"]), force: false })).toEqual({ held: [], problems: [], retired: ["google-fr"], unfetched: [] });
     expect(heldFeeds({ previous, configured: [], retire: new Set(), force: true }).retired).toEqual(["google-fr", "idealo-fr"]);
-    expect(heldFeeds({ previous, configured: ["google-fr", "idealo-fr"], retire: new Set(), force: false })).toEqual({ held: [], problems: [], retired: [] });
+    expect(heldFeeds({ previous, configured: ["google-fr", "idealo-fr"], retire: new Set(), force: false })).toEqual({ held: [], problems: [], retired: [], unfetched: [] });
+  });
+
+  it("retires at once a feed no marketplace ever fetched (serve's state knows), holds one that was fetched or pushed elsewhere", () => {
+    const out = heldFeeds({ previous, configured: ["idealo-fr"], retire: new Set(), force: false, fetched: new Set(["idealo-fr"]) });
+    expect(out.held).toEqual([]);
+    expect(out.unfetched).toEqual([{ channel: "google-fr", file: "google-fr.xml", reason: 'the config no longer names channel "google-fr" and no marketplace ever fetched google-fr.xml: no longer served' }]);
+    expect(heldFeeds({ previous, configured: ["idealo-fr"], retire: new Set(), force: false, fetched: new Set(["google-fr"]) }).held.map((e) => e.name)).toEqual(["google-fr"]);
+    // No state from serve: nothing is known, the feed is held.
+    expect(heldFeeds({ previous, configured: ["idealo-fr"], retire: new Set(), force: false }).held.map((e) => e.name)).toEqual(["google-fr"]);
+    const pushed = [{ ...entry("google-fr"), destinations: [{ name: "s3", kind: "s3" }] }] as unknown as typeof previous;
+    expect(heldFeeds({ previous: pushed, configured: [], retire: new Set(), force: false, fetched: new Set() }).held).toHaveLength(1);
   });
 
   it("suggests only a new name that is close", () => {

@@ -34,7 +34,7 @@ describe("stale feeds", () => {
       for (let i = 0; i < 3; i++) await server.checkStale();
       expect(hook.received).toHaveLength(1);
       const text = (hook.received[0]!.body as { text: string }).text;
-      expect(text).toMatch(/^\*Pharmacie <Test> & Fils: feeds are stale\*\nStale: the newest feed is 4\d\.\d h old \(more than 36 h\)/);
+      expect(text).toMatch(/^\*Pharmacie <Test> & Fils: feeds are stale\*\nThe newest feed online is 4\d\.\d h old, more than the 36 h allowed: marketplaces get old prices and stock\./);
       expect(text).toContain("What to do: The marketplaces are fetching old prices and stock.");
       expect(text).toContain("- google-fr: online file published ");
 

@@ -19,7 +19,7 @@ import { readManifest } from "../../src/publish/manifest.js";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
 import type { FeedServer } from "../../src/serve/server.js";
 import { WORDS } from "../../src/serve/status/i18n.js";
-import { RUN_WORDS } from "../../src/publish/run-words.js";
+import { fill, RUN_WORDS } from "../../src/publish/run-words.js";
 import { ROOT } from "../e2e/cli.js";
 import { removeTemporaries, writeConfig, type E2eConfig } from "../e2e/config.js";
 import { catalogueFacts } from "../e2e/oracle.js";
@@ -92,9 +92,14 @@ async function serious(page: Page): Promise<{ id: string; impact: string }[]> {
 }
 
 /** Every language at both widths: no English on FR/NL, no sideways scrolling, what is online on the phone's first screen, axe. */
-async function everyLanguage(scenario: string, check: (text: string, lang: (typeof LANGS)[number]) => void): Promise<void> {
+async function everyLanguage(
+  scenario: string,
+  check: (text: string, lang: (typeof LANGS)[number], page: Page) => void | Promise<void>,
+  /** One width for a scenario whose words do not depend on it (the suite stays fast). */
+  widths: readonly number[] = [1280, 400],
+): Promise<void> {
   for (const lang of LANGS) {
-    for (const width of [1280, 400]) {
+    for (const width of widths) {
       const page = await open(lang, width);
       const text = await readable(page);
       expect(text).not.toContain("productsnone");
@@ -107,10 +112,10 @@ async function everyLanguage(scenario: string, check: (text: string, lang: (type
         const online = await page.locator("#online-h").boundingBox();
         expect(online!.y).toBeLessThan(800);
       }
-      check(text, lang);
+      await check(text, lang, page);
       await page.screenshot({ path: join(SHOTS, `${scenario}-${lang}-${width}.png`), fullPage: true });
       // axe once per language, the French page on the phone.
-      if ((width === 1280) !== (lang === "fr")) expect(await serious(page), `${scenario} ${lang} ${width}`).toEqual([]);
+      if (widths.length === 1 ? lang === "fr" : (width === 1280) !== (lang === "fr")) expect(await serious(page), `${scenario} ${lang} ${width}`).toEqual([]);
       await page.context().close();
     }
   }
@@ -137,7 +142,7 @@ beforeAll(async () => {
   goodOffers = ["id;price;quantity", ...ids.map((id, i) => `${id};${(i % 40) + 1},99;3`)].join("\n") + "\n";
   await writeFile(offersFile, goodOffers);
   await generate(sandbox);
-  server = await serve(await loadConfig(tree.configFile, { env: await env(sandbox), serve: true, checkCredentials: false }));
+  server = await serve(await loadConfig(tree.configFile, { env: await env(sandbox), serve: true, checkCredentials: false }), { configFile: tree.configFile });
   await mkdir(SHOTS, { recursive: true });
 }, 120_000);
 
@@ -167,14 +172,19 @@ describe("the status page says what marketplaces get, in the reader's language",
     }
     const google = (await readManifest(tree.outputDir))!.channels.find((c) => c.name === "google-fr")!;
     expect(google.published).toMatch(/^gate: items dropped/);
-    await everyLanguage("gated", (text, lang) => {
+    await everyLanguage("gated", async (text, lang, page) => {
       const w = WORDS[lang];
       const r = RUN_WORDS[lang];
       expect(text).toContain(`${google.live!.items} ${w.items}`);
       expect(text).toContain(`${google.items} ${w.items} · ${w.notPublished}`);
       expect(text).toContain(`${r.leftOutByRun} (${r.notPublishedShort})`);
       expect(text).toContain(`${google.live!.items} → ${google.items} ${w.items} (−`);
-      expect(text).toContain(r.whyNot);
+      expect(text).toContain(r.whySome);
+      // The chart's "now" is what is online; the held run's count is said apart (34.3).
+      expect(text).toContain(fill(r.chart.caption, { n: 2, now: google.live!.items, min: google.items, max: google.live!.items }) + ", " + fill(r.chart.lastRun, { last: google.items }));
+      // What to do, where the manager looks, with the complete command (34.5).
+      expect(text).toContain(r.whatToDo);
+      expect(await page.locator("p.next code").allTextContents()).toContain(`pharmafeed generate --channel google-fr --force --config ${tree.configFile}`);
     });
   }, 240_000);
 
@@ -187,8 +197,12 @@ describe("the status page says what marketplaces get, in the reader's language",
     expect(m.offersRefused).toMatchObject({ rows: 40, accepted: 0 });
     await everyLanguage("offers-refused", (text, lang) => {
       const r = RUN_WORDS[lang];
+      const w = WORDS[lang];
       expect(text).toContain(`${r.offersRun}: ${r.offersRefusedRun}`);
-      expect(text).toContain(`${r.offersOnline}: ${m.offers!.accepted} ${WORDS[lang].offersOk}`);
+      // Rows counted as rows, problems apart (34.3): 40 rows, none accepted, 40 refused; the online feeds' file in full.
+      expect(text).toContain(`${fill(w.offersRows, { rows: 40, accepted: 0, refused: 40 })} · ${fill(m.offersRefused!.refused === 1 ? w.offersProblems.one : w.offersProblems.other, { n: m.offersRefused!.refused })}`);
+      const online = m.offers!;
+      expect(text).toContain(`${r.offersOnline}: ${fill(w.offersRows, { rows: online.rows!, accepted: online.rowsAccepted!, refused: online.rows! - online.rowsAccepted! })}`);
       expect(text).toContain(r.error.OFFERS_REFUSED!);
     });
     const page = await open("en", 1280);
@@ -214,5 +228,47 @@ describe("the status page says what marketplaces get, in the reader's language",
     expect(await page.locator("details.tech code").first().isVisible()).toBe(false);
     expect(await page.locator("svg title", { hasText: RUN_WORDS.fr.chart.failed }).count()).toBeGreaterThan(0);
     await page.context().close();
+  }, 240_000);
+  it("recovered after the failed run: ok in every language, nothing to do", async (context) => {
+    if (why) return context.skip(why);
+    await generate(sandbox);
+    expect((await readManifest(tree.outputDir))!.status).toBe("ok");
+    await everyLanguage(
+      "recovered",
+      (text, lang) => {
+        expect(text).toContain(WORDS[lang].state.ok);
+        expect(text).not.toContain(RUN_WORDS[lang].whatToDo);
+      },
+      [1280],
+    );
+  }, 240_000);
+
+  it("a feed held under its old name while every feed is published: no contradiction, and the exact --retire command", async (context) => {
+    if (why) return context.skip(why);
+    const file = join(tree.root, "config", "channels", "generic-ndjson-fr.json");
+    const original = await readFile(file, "utf8");
+    await writeFile(file, JSON.stringify({ ...(JSON.parse(original) as object), name: "generic-ndjson-be" }));
+    try {
+      await generate(sandbox);
+      const m = (await readManifest(tree.outputDir))!;
+      expect([m.status, m.problems?.map((p) => p.channel)]).toEqual(["degraded", ["generic-ndjson-fr"]]);
+      await everyLanguage(
+        "held-old-name",
+        async (text, lang, page) => {
+          const w = WORDS[lang];
+          const r = RUN_WORDS[lang];
+          expect(text).toContain(w.state.attention);
+          expect(text).not.toContain(w.state.degraded);
+          expect(text).toContain(r.attention);
+          expect(text).not.toContain(r.whySome);
+          expect(text).not.toContain(r.whyNot);
+          expect(text).toContain(`2 ${w.of} 2 ${w.feedsPublished}`);
+          expect(await page.locator("p.next code").allTextContents()).toEqual([`pharmafeed generate --retire generic-ndjson-fr --config ${tree.configFile}`]);
+        },
+        [1280],
+      );
+    } finally {
+      await writeFile(file, original);
+    }
   }, 240_000);
 });

@@ -5,7 +5,6 @@
  * reports, the last fetch per marketplace and the items of the last runs.
  */
 import { destinationsHtml } from "../../destinations/status-html.js";
-import { formatBytes } from "../../format.js";
 import type { ChannelEntry } from "../../publish/manifest.js";
 import { warningsReportName } from "../../publish/exclusion-report.js";
 import { MARKETPLACES } from "../bots.js";
@@ -16,12 +15,14 @@ import { WORDS, type Language, type Words } from "./i18n.js";
 import { reasonWords } from "./reason-words.js";
 import { RUN_WORDS, unpublishedWords } from "../../publish/run-words.js";
 import { details, when } from "./_time.js";
+import { bytes, count } from "../../core/numbers.js";
+import { itemsText } from "./sections.js";
 import type { StatusChannel, StatusInput } from "./page.js";
 
-function countList(counts: Record<string, number>, label: (key: string) => string, w: Words): string {
+function countList(counts: Record<string, number>, label: (key: string) => string, w: Words, lang: Language): string {
   const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
   if (entries.length === 0) return `<span class="muted">${e(w.none)}</span>`;
-  return `<ul class="counts">${entries.map(([key, n]) => `<li>${label(key)} <span class="n">${n}</span></li>`).join("")}</ul>`;
+  return `<ul class="counts">${entries.map(([key, n]) => `<li>${label(key)} <span class="n">${count(n, lang)}</span></li>`).join("")}</ul>`;
 }
 
 function reasonLabel(code: string, lang: Language): string {
@@ -69,7 +70,7 @@ export function card(input: StatusInput, channel: StatusChannel, entry: ChannelE
   if (!entry) return `<section class="card">${head}<p class="muted">${e(w.notRunYet)}</p></section>`;
   const live = entry.live;
   const online = live
-    ? `${live.items} ${e(w.items)} · ${e(formatBytes(live.bytes))}${live.gzip ? ` (${e(formatBytes(live.gzip.bytes))} gzip)` : ""} · ${e(r.onlineSince)} ${when(live.publishedAt, input.now, lang)}` +
+    ? `${e(itemsText(live.items, lang))} · ${e(bytes(live.bytes, lang))}${live.gzip ? ` (${e(bytes(live.gzip.bytes, lang))} gzip)` : ""} · ${e(r.onlineSince)} ${when(live.publishedAt, input.now, lang)}` +
       (input.served.has(channel.name) ? "" : ` <span class="bad">${e(w.notServed)}</span>`)
     : `<span class="bad">${e(w.nothingOnline)}</span>`;
   const published = entry.published === true;
@@ -89,18 +90,18 @@ export function card(input: StatusInput, channel: StatusChannel, entry: ChannelE
     `<a href="/status/reports/${encodeURIComponent(warningsReportName(channel.name))}" download>${e(w.warningsCsv)}</a>`;
   const runFigures = failedRun
     ? ""
-    : `<dt>${runLabel(r.leftOutByRun)}</dt><dd>${excluded === 0 ? `<span class="muted">${e(w.none)}</span>` : `${excluded} ${e(w.products)}${countList(entry.excluded, (code) => reasonLabel(code, lang), w)}`}</dd>` +
-      `<dt>${runLabel(w.warnings)}</dt><dd>${countList(entry.warnings, (code) => reasonLabel(code, lang), w)}</dd>` +
-      `<dt>${runLabel(w.fallbacks)}</dt><dd>${countList(entry.fallbacks, (key) => fallbackLabel(key, w), w)}</dd>`;
+    : `<dt>${runLabel(r.leftOutByRun)}</dt><dd>${excluded === 0 ? `<span class="muted">${e(w.none)}</span>` : `${count(excluded, lang)} ${e(w.products)}${countList(entry.excluded, (code) => reasonLabel(code, lang), w, lang)}`}</dd>` +
+      `<dt>${runLabel(w.warnings)}</dt><dd>${countList(entry.warnings, (code) => reasonLabel(code, lang), w, lang)}</dd>` +
+      `<dt>${runLabel(w.fallbacks)}</dt><dd>${countList(entry.fallbacks, (key) => fallbackLabel(key, w), w, lang)}</dd>`;
   return (
     `<section class="card">${head}<dl>` +
     `<dt>${e(w.url)}</dt><dd>${feedUrl(input, channel, live?.file ?? entry.file, w)}</dd>` +
     `<dt>${e(r.onlineFile)}</dt><dd>${online}</dd>` +
-    `<dt>${e(w.lastRun)}</dt><dd>${failedRun ? "" : `${entry.items} ${e(w.items)} · `}${gate}</dd>` +
+    `<dt>${e(w.lastRun)}</dt><dd>${failedRun ? "" : `${e(itemsText(entry.items, lang))} · `}${gate}</dd>` +
     runFigures +
     `<dt>${e(w.reports)}</dt><dd>${reports}</dd>` +
     `<dt>${e(w.fetchedBy)}</dt><dd>${fetches(input, channel.name, lang)}</dd>` +
     destinationsHtml(entry.destinations) +
-    `</dl>${itemsChart(points, `${channel.name}: ${w.items}`, { ...r.chart, items: w.items })}</section>`
+    `</dl>${itemsChart(points, `${channel.name}: ${w.items}`, { ...r.chart, items: w.items }, { online: live?.items, format: (n) => count(n, lang) })}</section>`
   );
 }

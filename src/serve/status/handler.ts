@@ -29,6 +29,8 @@ export interface StatusContext {
   mappings: ReadonlyMap<string, ChannelMapping>;
   status: { user: string; password: string } | undefined;
   shopName: string;
+  /** The config file serve was given (in the commands the page suggests). */
+  configFile?: string | undefined;
   publicBaseUrl: string | undefined;
   now: () => Date;
   /** serve.maxFeedAgeHours: older than this, the feeds are stale (as /healthz says). */
@@ -75,6 +77,7 @@ export async function statusPage(req: IncomingMessage, res: ServerResponse, ctx:
     fetches: (channel) => ctx.state.lastFetches(channel),
     lang,
     publicBaseUrl: ctx.publicBaseUrl,
+    configFile: ctx.configFile,
     ...(query === "" ? {} : { search: { query, html: found ?? "<p>—</p>" } }),
     google: googleSection(ctx.outputReal, query, lang),
   });

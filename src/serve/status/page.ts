@@ -37,6 +37,8 @@ export interface StatusInput {
   served: ReadonlySet<string>;
   fetches: (channel: string) => Readonly<Record<string, Fetch>>;
   lang?: Language;
+  /** The config file serve was given: part of the commands the page suggests. */
+  configFile?: string | undefined;
   /** output.publicBaseUrl: where the marketplaces reach `serve`. */
   publicBaseUrl?: string | undefined;
   /** The search box's query and its rendered answer (search.ts). */

@@ -3,10 +3,20 @@ import type { ChannelMapping } from "../../mapping/settings.js";
 import { explain, type ChannelAnswer, type ExplainAnswer } from "../../explain/explain.js";
 import { ExplainIndex, explainFile } from "../../explain/store.js";
 import { escapeHtml as e } from "../../core/html.js";
+import { count, plural } from "../../core/numbers.js";
 import { isPharmafeedError } from "../../errors.js";
 import { details } from "./_time.js";
 import { WORDS, type Language } from "./i18n.js";
 import { reasonWords } from "./reason-words.js";
+import { fill, RUN_WORDS } from "../../publish/run-words.js";
+
+/**
+ * A reason's detail (the channel's settings in a sentence, reason-details.ts) is English: read on an
+ * English page, one click away as technical text on a French or Dutch one, after the words and code.
+ */
+function said(detail: string, lang: Language): string {
+  return lang === "en" ? `: ${e(detail)}` : details(RUN_WORDS[lang].detail, detail);
+}
 
 const SHOWN = 10;
 
@@ -24,11 +34,11 @@ function channel(c: ChannelAnswer, lang: Language, stale: boolean): string {
     case "left_out":
       return (
         `<li>${name}: <span class="bad">${e(w.leftOutOf)}</span><ul>` +
-        (c.reasons ?? []).map((r) => `<li>${e(reasonWords(r.code, lang))} <code>${e(r.code)}</code>: ${e(r.detail)}</li>`).join("") +
+        (c.reasons ?? []).map((r) => `<li>${e(reasonWords(r.code, lang))} <code>${e(r.code)}</code>${said(r.detail, lang)}</li>`).join("") +
         `</ul></li>`
       );
     case "in_feed": {
-      const notes = [...(c.warnings ?? []).map((x) => `${e(reasonWords(x.code, lang))} <code>${e(x.code)}</code>`), ...(c.fallbacks ?? []).map((f) => e(f.detail))];
+      const notes = [...(c.warnings ?? []).map((x) => `${e(reasonWords(x.code, lang))} <code>${e(x.code)}</code>`), ...(c.fallbacks ?? []).map((f) => (lang === "en" ? e(f.detail) : details(RUN_WORDS[lang].detail, f.detail)))];
       return (
         `<li>${name}: <span class="ok">${e(w.inFeed)}</span>${notes.length > 0 ? ` · ${notes.join(" · ")}` : ""}` +
         (c.row !== undefined ? `<pre class="row" tabindex="0">${e(c.row.trim())}</pre>` : "") +
@@ -54,7 +64,7 @@ export function renderAnswer(answer: ExplainAnswer, lang: Language, online: Onli
     return `<p>${e(what)}: <strong>${e(answer.query)}</strong></p>${from}`;
   }
   return (
-    `<p>${answer.total} ${e(w.matches)} <strong>${e(answer.query)}</strong></p>${from}` +
+    `<p>${e(fill(plural(answer.total, w.matchForms, lang), { n: count(answer.total, lang) }))} <strong>${e(answer.query)}</strong></p>${from}` +
     answer.products
       .map((p) => `<article><h3>${e(p.id)}${p.name ? ` · ${e(p.name)}` : ""}</h3><p class="muted small">${[p.gtin ? `GTIN ${e(p.gtin)}` : "", p.brand ? e(p.brand) : ""].filter(Boolean).join(" · ")}</p><ul>${p.channels.map((c) => channel(c, lang, c.outcome !== "not_run" && stale(c.channel))).join("")}</ul></article>`)
       .join("")

@@ -4,7 +4,6 @@
  * what the last run did and, when it was not published, why (in words, the technical text one
  * click away), each figure from the run it belongs to.
  */
-import { formatBytes } from "../../format.js";
 import type { ChannelEntry, Manifest } from "../../publish/manifest.js";
 import { DEFAULT_MAX_FEED_AGE_HOURS, unpublishedOf } from "../../publish/run-state.js";
 import { MARKETPLACES } from "../bots.js";
@@ -15,6 +14,14 @@ import type { StatusInput } from "./page.js";
 import { runState } from "./run-state.js";
 import { errorWords, fill, problemWords, RUN_WORDS, unpublishedWords } from "../../publish/run-words.js";
 import { details, formatAge, when } from "./_time.js";
+import { bytes, count, plural } from "../../core/numbers.js";
+import { pageNextStep } from "./next-step.js";
+
+/** "1 011 articles", "1 article": the count in the language's digits, the word in its plural form. */
+export function itemsText(n: number, lang: Language): string {
+  const w = WORDS[lang];
+  return `${count(n, lang)} ${plural(n, { one: w.item, other: w.items }, lang)}`;
+}
 
 /** The entries a marketplace can fetch: the config's channels in its order, then feeds held since the config dropped them. */
 function onlineEntries(input: StatusInput): { entry: ChannelEntry; held: boolean }[] {
@@ -38,7 +45,6 @@ function lastFetch(input: StatusInput, channel: string, lang: Language): string 
 }
 
 export function onlineSection(input: StatusInput, lang: Language): string {
-  const w = WORDS[lang];
   const r = RUN_WORDS[lang];
   if (!input.manifest) return "";
   const all = onlineEntries(input);
@@ -46,7 +52,7 @@ export function onlineSection(input: StatusInput, lang: Language): string {
     const live = entry.live;
     if (!live || !input.served.has(entry.name)) return [];
     return [
-      `<li><strong>${e(entry.name)}</strong> <code>${e(live.file)}</code>: ${live.items} ${e(w.items)} · ${e(formatBytes(live.bytes))} · ` +
+      `<li><strong>${e(entry.name)}</strong> <code>${e(live.file)}</code>: ${e(itemsText(live.items, lang))} · ${e(bytes(live.bytes, lang))} · ` +
         `${e(r.onlineSince)} ${when(live.publishedAt, input.now, lang)} · ${lastFetch(input, entry.name, lang)}` +
         (held ? `<br><span class="warn">${e(r.held)}</span>` : "") +
         `</li>`,
@@ -64,23 +70,34 @@ function syncLine(sync: NonNullable<Manifest["sync"]>, now: Date, lang: Language
   return `${e(used)}, ${e(age)}${sync.fallback ? ` <span class="warn">(${e(c.fellBack)})</span>${details(RUN_WORDS[lang].detail, sync.fallback)}` : ""}`;
 }
 
+/** An offers file's figures, each saying what it counts: its rows (accepted, refused) and, apart, its problems. */
+function offersFigures(o: { accepted: number; refused: number; rows?: number | undefined; rowsAccepted?: number | undefined }, lang: Language): string {
+  const w = WORDS[lang];
+  const problems = o.refused > 0 ? ` · <span class="warn">${e(fill(plural(o.refused, w.offersProblems, lang), { n: count(o.refused, lang) }))}</span>` : "";
+  if (o.rows === undefined || o.rowsAccepted === undefined) {
+    // A manifest from before rows were counted: offers accepted, problems.
+    return `${count(o.accepted, lang)} ${e(w.offersOk)}${problems}`;
+  }
+  const refused = o.rows - o.rowsAccepted;
+  const text = fill(w.offersRows, { rows: count(o.rows, lang), accepted: count(o.rowsAccepted, lang), refused: count(refused, lang) });
+  return `<span class="${refused > 0 ? "warn" : "ok"}">${e(text)}</span>${problems}`;
+}
+
 function offersLine(m: Manifest, lang: Language): string {
   const w = WORDS[lang];
   const r = RUN_WORDS[lang];
-  const figures = (o: { accepted: number; refused: number }) =>
-    `${o.accepted} ${e(w.offersOk)}, <span class="${o.refused > 0 ? "warn" : "ok"}">${o.refused} ${e(w.offersRefused)}</span>`;
   const link = `<a href="/status/reports/_offers.csv" download>${e(w.offersReport)}</a>`;
   if (m.offersRefused) {
     const o = m.offersRefused;
     return (
-      `<p>${e(r.offersRun)}: <span class="bad">${e(r.offersRefusedRun)}</span> · ${figures(o)} · ${link}${details(r.detail, o.reasons.join("\n"))}</p>` +
-      (m.offers ? `<p>${e(r.offersOnline)}: ${figures(m.offers)}</p>` : "")
+      `<p>${e(r.offersRun)}: <span class="bad">${e(r.offersRefusedRun)}</span> · ${offersFigures(o, lang)} · ${link}${details(r.detail, o.reasons.join("\n"))}</p>` +
+      (m.offers ? `<p>${e(r.offersOnline)}: ${offersFigures(m.offers, lang)}</p>` : "")
     );
   }
   if (!m.offers) return `<p>${e(w.offers)}: <span class="muted">${e(w.noOffers)}</span></p>`;
   // A failed run keeps the offers figures of the feeds online (failed-run.ts): said so.
   const label = m.error ? r.offersOnline : r.offersRun;
-  return `<p>${e(label)}: ${figures(m.offers)}${m.offers.refused > 0 ? ` · ${link}` : ""}</p>`;
+  return `<p>${e(label)}: ${offersFigures(m.offers, lang)}${m.offers.refused > 0 ? ` · ${link}` : ""}</p>`;
 }
 
 export function runSection(input: StatusInput, lang: Language): string {
@@ -90,24 +107,30 @@ export function runSection(input: StatusInput, lang: Language): string {
   const state = runState(m, input.now, input.maxFeedAgeHours);
   const cls = state.state === "ok" ? "ok" : state.state === "degraded" || state.state === "stale" ? "warn" : "bad";
   if (!m) return `<section class="band"><p><strong class="${cls}" data-state="none">${e(w.state.none)}</strong></p></section>`;
-  const words = w.state[state.state].replace("{hours}", String(input.maxFeedAgeHours ?? DEFAULT_MAX_FEED_AGE_HOURS));
+  const unpublished = m.unpublished ?? unpublishedOf(m.channels);
+  // Degraded with every feed published (a held feed, kept state, a destination): said so, not "some feeds were not published".
+  const onlyProblems = state.state === "degraded" && !m.error && unpublished.length === 0;
+  const words = (onlyProblems ? w.state.attention : w.state[state.state]).replace("{hours}", String(input.maxFeedAgeHours ?? DEFAULT_MAX_FEED_AGE_HOURS));
   const anyOnline = m.channels.some((c) => c.live && input.served.has(c.name));
   const stays = state.state !== "ok" && anyOnline ? ` <span class="muted">(${e(r.runOnline)})</span>` : "";
   // A run that failed as a whole says so once, not once per channel.
   const why = [
-    ...(m.error ? [`<li><strong>${e(errorWords(m.error.code, lang))}</strong>${details(r.detail, `${m.error.code}: ${m.error.message}`)}</li>`] : []),
-    ...(m.error ? [] : (m.unpublished ?? unpublishedOf(m.channels)).map((u) => `<li><strong>${e(u.channel)}</strong>: ${e(unpublishedWords(u.reason, lang))}${details(r.detail, u.reason)}</li>`)),
+    ...(m.error ? [`<li><strong>${e(errorWords(m.error.code, lang, m.endedAt))}</strong>${details(r.detail, `${m.error.code}: ${m.error.message}`)}</li>`] : []),
+    ...(m.error ? [] : unpublished.map((u) => `<li><strong>${e(u.channel)}</strong>: ${e(unpublishedWords(u.reason, lang))}${details(r.detail, u.reason)}</li>`)),
     ...(m.problems ?? []).map((p) => `<li><strong>${e(p.channel ?? "")}</strong>: ${e(problemWords(p.kind, lang))}${details(r.detail, `${p.code}: ${p.reason}`)}</li>`),
   ];
-  const whyList = why.length > 0 ? `<h3>${e(r.whyNot)}</h3><ul class="why">${why.join("")}</ul>` : "";
+  const heading = m.error ? r.whyNot : unpublished.length > 0 ? r.whySome : r.attention;
+  const whyList = why.length > 0 ? `<h3>${e(heading)}</h3><ul class="why">${why.join("")}</ul>` : "";
+  // What to do, where the manager looks, in the page's language (the alert says the same).
+  const next = state.state === "ok" || state.state === "none" ? "" : pageNextStep(m, lang, input.configFile);
   // Feeds held since the config dropped them were not published by this run: not counted.
   const ran = m.channels.filter((c) => input.channels.some((x) => x.name === c.name));
   const counts = m.error
     ? ""
-    : `<p>${m.source.received} ${e(w.received)}, ${m.source.rejected} ${e(w.rejected)} · ${ran.filter((c) => c.published === true).length} ${e(w.of)} ${ran.length} ${e(w.feedsPublished)}` +
+    : `<p>${count(m.source.received, lang)} ${e(w.received)}, ${count(m.source.rejected, lang)} ${e(w.rejected)} · ${count(ran.filter((c) => c.published === true).length, lang)} ${e(w.of)} ${count(ran.length, lang)} ${e(w.feedsPublished)}` +
       `${m.sync ? ` · ${syncLine(m.sync, input.now, lang)}` : ""}</p>`;
   return (
     `<section class="band" aria-labelledby="run-h"><h2 id="run-h">${e(r.runTitle)}: ${when(m.startedAt, input.now, lang)}</h2>` +
-    `<p><strong class="${cls}" data-state="${state.state}">${e(words)}</strong>${stays}</p>${whyList}${counts}${offersLine(m, lang)}</section>`
+    `<p><strong class="${cls}" data-state="${state.state}">${e(words)}</strong>${stays}</p>${whyList}${next}${counts}${offersLine(m, lang)}</section>`
   );
 }

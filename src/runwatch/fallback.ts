@@ -1,0 +1,53 @@
+/**
+ * What a run that cannot start still needs from a config that `loadConfig` refused: the output
+ * directory (where `serve` looks for the run record) and the `notify` section (where the alert
+ * goes). Read leniently, each part on its own: a typo in a channel path or a preset name leaves
+ * both readable, so the failure is recorded and alerted; only a main file that is not JSON, or a
+ * notify section that is itself broken, leaves the alert unsent (the exit code and the record say it).
+ */
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { substituteEnv } from "../config/env.js";
+import { NotifySettings } from "../notify/settings.js";
+
+export interface Fallback {
+  /** The config file, absolute. */
+  configFile: string;
+  outputDir: string;
+  shop: string;
+  notify: NotifySettings | undefined;
+  /** lock.staleAfterMs when written as a number (else the default applies). */
+  lockStaleAfterMs: number | undefined;
+}
+
+function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const child = (value as Record<string, unknown>)[key];
+  return child !== null && typeof child === "object" && !Array.isArray(child) ? (child as Record<string, unknown>) : undefined;
+}
+
+/** Never throws: whatever cannot be read falls back to the defaults loadConfig would use. */
+export async function readFallback(configFile: string, outputOverride: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<Fallback> {
+  const file = resolve(configFile);
+  let raw: unknown;
+  try {
+    raw = JSON.parse((await readFile(file, "utf8")).replace(/^\uFEFF/, ""));
+  } catch {
+    raw = undefined;
+  }
+  const output = objectAt(raw, "output");
+  const dir = substituteEnv(output?.["dir"], env).value;
+  const outputDir = outputOverride ?? resolve(dirname(file), typeof dir === "string" && dir !== "" ? dir : "output");
+  const shopName = objectAt(raw, "shop")?.["name"];
+  // Only a notify section without any problem: a half-resolved webhook URL would post nowhere useful.
+  const substituted = substituteEnv(objectAt(raw, "notify"), env);
+  const notify = substituted.problems.length === 0 ? NotifySettings.safeParse(substituted.value).data : undefined;
+  const stale = objectAt(raw, "lock")?.["staleAfterMs"];
+  return {
+    configFile: file,
+    outputDir,
+    shop: typeof shopName === "string" && shopName !== "" ? shopName : "pharmafeed",
+    notify: objectAt(raw, "notify") ? notify : undefined,
+    lockStaleAfterMs: typeof stale === "number" ? stale : undefined,
+  };
+}
