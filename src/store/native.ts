@@ -19,8 +19,15 @@ import { PharmafeedError } from "../errors.js";
 
 const require = createRequire(import.meta.url);
 
-/** The package this Node.js loads: better-sqlite3 13 from Node.js 22 on, 12 on Node.js 20. */
-export const SQLITE_PACKAGE = Number(process.versions.node.split(".")[0]) >= 22 ? "better-sqlite3" : "better-sqlite3-node20";
+const PACKAGES = ["better-sqlite3", "better-sqlite3-node20"] as const;
+
+/**
+ * The package this Node.js loads: better-sqlite3 13 from Node.js 22 on, 12 on Node.js 20.
+ * PHARMAFEED_SQLITE names one of the two instead (test/store/native.test.ts loads the Node 20
+ * build on a newer Node.js with it, to meet a real module of another Node.js).
+ */
+export const SQLITE_PACKAGE: (typeof PACKAGES)[number] =
+  PACKAGES.find((p) => p === process.env["PHARMAFEED_SQLITE"]) ?? (Number(process.versions.node.split(".")[0]) >= 22 ? "better-sqlite3" : "better-sqlite3-node20");
 
 let driver: typeof BetterSqlite3 | undefined;
 

@@ -4,14 +4,15 @@
  * whole suite and on 22, 24 and 26 in scripts/test-lines.sh: there the Node 20 build of
  * better-sqlite3 12 (better-sqlite3-node20) gives a real "built for another Node.js" error.
  */
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { isPharmafeedError } from "../../src/errors.js";
 import { nativeModuleError, openDatabase, SQLITE_PACKAGE } from "../../src/store/native.js";
 import { openStore } from "../../src/store/sqlite.js";
+import { ensureBuilt, killAll, runCli } from "../e2e/cli.js";
 
 const require = createRequire(import.meta.url);
 const major = Number(process.versions.node.split(".")[0]);
@@ -25,6 +26,8 @@ function dlopenError(file: string): unknown {
   }
   return undefined;
 }
+
+afterAll(() => killAll());
 
 describe("store/native: better-sqlite3 per Node.js line", () => {
   it("loads better-sqlite3 13 (Node-API) from Node.js 22 on, and 12 on Node.js 20; both read and write", () => {
@@ -44,6 +47,17 @@ describe("store/native: better-sqlite3 per Node.js line", () => {
     expect(error?.code).toBe("NATIVE_MODULE");
     expect(error?.message).not.toContain("\n");
     expect(error?.message).toMatch(/^better-sqlite3-node20's native module was built for another Node\.js \(module version \d+; Node\.js v\d+\S+ needs \d+\): run `npm rebuild better-sqlite3-node20` with this Node\.js/);
+  });
+
+  it.runIf(major >= 22)("explain says NATIVE_MODULE in one line with the fix, not 'not a readable store' (exit 1)", async () => {
+    ensureBuilt();
+    const output = await mkdtemp(join(tmpdir(), "pf-native-"));
+    await mkdir(join(output, "state"));
+    await writeFile(join(output, "state", "explain.sqlite"), "");
+    // The Node 20 build, loaded by this newer Node.js: a real module of another Node.js.
+    const result = await runCli(["explain", "--config", "config/pharmafeed.json", "--output", output, "P1"], { env: { PHARMAFEED_SQLITE: "better-sqlite3-node20" } });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/^pharmafeed: NATIVE_MODULE: better-sqlite3-node20's native module was built for another Node\.js \(module version \d+; Node\.js v[\d.]+ needs \d+\): run `npm rebuild better-sqlite3-node20` with this Node\.js[^\n]*\n$/);
   });
 
   it("words Node's ABI message the same way on every line (here the text Node.js 24 gives for a Node 20 build)", () => {
