@@ -25,6 +25,8 @@ failed=0
 
 seconds() { local start=$1; echo $(($(date +%s) - start)); }
 
+# Fetched first, so that a failed download or integrity check stops the script (set -e).
+binaries=$(scripts/node-lines.sh "$@")
 [ -f dist/cli.js ] || npm run build --silent
 while read -r line version bin; do
   echo "=== Node.js $line ($version): $bin"
@@ -48,7 +50,7 @@ while read -r line version bin; do
   start=$(date +%s)
   if PATH=$node_path node node_modules/vitest/vitest.mjs run "${E2E[@]}"; then status=ok; else status=failed; failed=1; fi
   summary+=("Node.js $version: e2e subset $(seconds "$start") s: $status")
-done < <(scripts/node-lines.sh "$@")
+done <<<"$binaries"
 
 printf '%s\n' "${summary[@]}"
 exit "$failed"
