@@ -4,6 +4,7 @@
  * whole suite and on 22, 24 and 26 in scripts/test-lines.sh: there the Node 20 build of
  * better-sqlite3 12 (better-sqlite3-node20) gives a real "built for another Node.js" error.
  */
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -16,6 +17,11 @@ import { ensureBuilt, killAll, runCli } from "../e2e/cli.js";
 
 const require = createRequire(import.meta.url);
 const major = Number(process.versions.node.split(".")[0]);
+const node20Build = join(dirname(require.resolve("better-sqlite3-node20/package.json")), "build");
+/** The module version `npm ci` built better-sqlite3-node20 for (node-gyp's record of it). */
+const node20Abi = /"node_module_version": (\d+)/.exec(readFileSync(join(node20Build, "config.gypi"), "utf8"))?.[1];
+/** A newer Node.js than the one that built better-sqlite3-node20 (CI: built on 20, run on 22, 24, 26). */
+const otherAbi = major >= 22 && node20Abi !== undefined && node20Abi !== process.versions.modules;
 
 /** The error Node.js throws for an addon of another ABI, as `process.dlopen` words it. */
 function dlopenError(file: string): unknown {
@@ -40,16 +46,15 @@ describe("store/native: better-sqlite3 per Node.js line", () => {
     db.close();
   });
 
-  it.runIf(major >= 22)("a module built for another Node.js is NATIVE_MODULE: one line, the module versions and `npm rebuild`", () => {
+  it.runIf(otherAbi)("a module built for another Node.js is NATIVE_MODULE: one line, the module versions and `npm rebuild`", () => {
     // better-sqlite3-node20 is compiled by `npm ci` on the machine's Node.js (20): another ABI than this one.
-    const built = join(dirname(require.resolve("better-sqlite3-node20/package.json")), "build", "Release", "better_sqlite3.node");
-    const error = nativeModuleError(dlopenError(built), "better-sqlite3-node20");
+    const error = nativeModuleError(dlopenError(join(node20Build, "Release", "better_sqlite3.node")), "better-sqlite3-node20");
     expect(error?.code).toBe("NATIVE_MODULE");
     expect(error?.message).not.toContain("\n");
     expect(error?.message).toMatch(/^better-sqlite3-node20's native module was built for another Node\.js \(module version \d+; Node\.js v\d+\S+ needs \d+\): run `npm rebuild better-sqlite3-node20` with this Node\.js/);
   });
 
-  it.runIf(major >= 22)("explain says NATIVE_MODULE in one line with the fix, not 'not a readable store' (exit 1)", async () => {
+  it.runIf(otherAbi)("explain says NATIVE_MODULE in one line with the fix, not 'not a readable store' (exit 1)", async () => {
     ensureBuilt();
     const output = await mkdtemp(join(tmpdir(), "pf-native-"));
     await mkdir(join(output, "state"));
