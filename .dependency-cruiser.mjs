@@ -8,7 +8,7 @@
  * everything below it, pipeline/ runs them, commands/ and cli.ts wire them.
  */
 const LAYERS = [
-  ["errors.ts", "format.ts", "version.ts"],
+  ["errors.ts", "format.ts", "version.ts", "node-floor.ts"],
   ["core", "log.ts", "progress.ts"],
   ["catalogue"],
   ["store"],

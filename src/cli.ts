@@ -3,6 +3,8 @@
  * Wiring only: yargs parses, a command module runs, and this file alone turns
  * errors into exit codes (see EXIT in errors.ts).
  */
+// First: an older Node.js than the floor gets one line, before anything below is loaded.
+import "./node-floor.js";
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { commands } from "./commands/index.js";

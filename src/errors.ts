@@ -33,6 +33,8 @@ export const ERROR_CODES = [
   "MERCHANT_HTTP",
   /** Google Merchant API: the account's daily quota is spent (it resets at 12:00 UTC). */
   "MERCHANT_QUOTA",
+  /** A native module (better-sqlite3) built for another Node.js, or not built: `npm rebuild` (store/native.ts). */
+  "NATIVE_MODULE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

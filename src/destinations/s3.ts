@@ -60,6 +60,9 @@ export function createS3(options: S3Destination, context: DriverContext): Driver
   // Since v3.729 the SDK adds checksums by default; a streamed body is then sent aws-chunked, which some
   // S3-compatible servers store framing and all (s3rver: 8,832 bytes stored for 8,788). AWS itself handles it.
   const checksums = (options.checksums ?? (options.endpoint ? "when-required" : "when-supported")) === "when-required" ? "WHEN_REQUIRED" : "WHEN_SUPPORTED";
+  // On Node.js 20 the SDK warns once per process in 9 lines of stderr (process.emitWarning), which are
+  // not JSON in a `--log-format json` log. This is its own switch for it; README names the supported lines.
+  process.env["AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED"] ??= "true";
   const client = new S3Client({
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),

@@ -14,12 +14,14 @@
  * kill -9 at any moment, with no journal to roll back (a hot journal left beside a file
  * that a later run renamed over would be applied to the wrong file). A new version of a
  * store is built from the old one (ATTACH and INSERT ... SELECT copy unchanged rows in C).
+ * Which better-sqlite3 a Node.js loads, and why: native.ts.
  */
 import { constants, existsSync } from "node:fs";
 import { copyFile, rm } from "node:fs/promises";
-import Database from "better-sqlite3";
-import { PharmafeedError } from "../errors.js";
+import type Database from "better-sqlite3";
+import { isPharmafeedError, PharmafeedError } from "../errors.js";
 import { renameIntoPlace, temporaryPath } from "../core/atomic-file.js";
+import { openDatabase } from "./native.js";
 
 /** output/state/: kept state (the catalogue snapshot, the state log, the explain index). */
 export const STATE_DIR = "state";
@@ -65,9 +67,11 @@ export function openStore(file: string, kind: StoreKind): Db | undefined {
   if (!existsSync(file)) return undefined;
   let db: Db;
   try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
+    db = openDatabase(file, { readonly: true, fileMustExist: true });
     db.pragma(`cache_size = -${READ_CACHE_KIB}`);
   } catch (cause) {
+    // A native module built for another Node.js is not the file's fault: say so, with the fix.
+    if (isPharmafeedError(cause, "NATIVE_MODULE")) throw cause;
     throw new PharmafeedError("STORE_INVALID", `${file}: not a readable store: ${(cause as Error).message}`, { cause, context: { file } });
   }
   const found = kindOf(db);
@@ -102,7 +106,7 @@ export async function buildStore(file: string, kind: StoreKind, meta: Record<str
   try {
     // A new version that starts as a copy of a store (explain/store.ts: a refresh keeps its products).
     if (options.copyOf !== undefined) await copyFile(options.copyOf, tmp, constants.COPYFILE_EXCL);
-    db = opened = new Database(tmp);
+    db = opened = openDatabase(tmp);
     // The rollback journal stays in memory: the temporary is thrown away on failure, so
     // no journal file is needed, and none may appear beside the published files. (OFF
     // would be cheaper but is refused in better-sqlite3's defensive mode: it silently
@@ -123,6 +127,7 @@ export async function buildStore(file: string, kind: StoreKind, meta: Record<str
   } catch (cause) {
     if (opened?.open) opened.close();
     await rm(tmp, { force: true });
+    if (isPharmafeedError(cause, "NATIVE_MODULE")) throw cause;
     throw new PharmafeedError("WRITE_FAILED", `cannot create ${tmp}: ${(cause as Error).message}`, { cause, context: { file: tmp } });
   }
   let done = false;

@@ -87,7 +87,7 @@ beforeAll(async () => {
   // Enough products for a few 512 KB blocks (a flip "in the middle" must hit a block that is not the first).
   sandbox = await startSandbox({ seed: 11, products: 140, rateLimit: 100_000 });
   root = await tempDir();
-  // Four channels of three formats (XML gzipped, CSV, NDJSON) keep the 40 runs quick.
+  // Four channels of three formats (XML gzipped, CSV, NDJSON) keep the 30 runs quick.
   const channels = channelsForEveryPreset().filter((c) => ["google", "generic-csv", "generic-ndjson", "idealo"].includes(c.preset));
   expect(channels.length).toBe(4);
   const tree = await writeConfig({ channels, source: { sync: { maxAgeHours: 24 } } });
@@ -117,16 +117,17 @@ describe("a damaged snapshot", () => {
   it("is refused whatever bit is flipped: a refresh and a delta read in full, say why, and publish the full read's feeds", async () => {
     const offsets = flipOffsets(pristine);
     expect(Object.keys(offsets).length).toBe(16);
-    for (const [part, offset] of Object.entries(offsets)) {
-      for (const source of ["snapshot", "delta"] as const) {
-        const out = join(root, "flip", source);
-        await mkdir(join(out, "state"), { recursive: true });
-        const damaged = Buffer.from(pristine);
-        damaged[offset]! ^= 0x10;
-        await writeFile(snapshotPath(out), damaged);
-        const result = await run(out, T0 + 60, { source });
-        await expectFullReadInstead(out, result.manifest, source, `${part} (byte ${offset}), --source ${source}`);
-      }
+    // Each part once, the source alternating: both sources meet the header, blocks, meta, table and
+    // footer (both read the file through the same checks), in 16 runs instead of 32.
+    for (const [i, [part, offset]] of Object.entries(offsets).entries()) {
+      const source = i % 2 === 0 ? "snapshot" : "delta";
+      const out = join(root, "flip", source);
+      await mkdir(join(out, "state"), { recursive: true });
+      const damaged = Buffer.from(pristine);
+      damaged[offset]! ^= 0x10;
+      await writeFile(snapshotPath(out), damaged);
+      const result = await run(out, T0 + 60, { source });
+      await expectFullReadInstead(out, result.manifest, source, `${part} (byte ${offset}), --source ${source}`);
     }
   }, 300_000);
 

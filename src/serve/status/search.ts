@@ -86,9 +86,10 @@ export async function searchIndex(
     const answer = await explain({ index, outputDir: outputReal, channels, query, limit: SHOWN, sourceFilter: {} });
     return renderAnswer(answer, lang, online);
   } catch (error) {
-    // An index whose state log is not its own (or damaged) answers nothing rather than another product's outcomes.
-    if (!isPharmafeedError(error, "STORE_INVALID")) throw error;
-    return `<p>${e(WORDS[lang].indexUnusable)}</p>${details("STORE_INVALID", error.message)}`;
+    // An index whose state log is not its own (or damaged) answers nothing rather than another product's outcomes;
+    // so does one that SQLite cannot open on this Node.js (NATIVE_MODULE: the details say `npm rebuild`).
+    if (!isPharmafeedError(error, "STORE_INVALID") && !isPharmafeedError(error, "NATIVE_MODULE")) throw error;
+    return `<p>${e(WORDS[lang].indexUnusable)}</p>${details(error.code, error.message)}`;
   } finally {
     index?.close();
   }
