@@ -123,7 +123,7 @@ export class RowsWriter {
 
   constructor(readonly file: string) {
     this.tmp = temporaryPath(file);
-    // Created, never reused: a link planted at the temporary name is refused (as publish/atomic-output.ts).
+    // Created, never reused: a link planted at the temporary name is refused (as core/atomic-output.ts).
     this.fd = openSync(this.tmp, "wx", 0o644);
   }
 

@@ -11,7 +11,7 @@ import type { OutputFile } from "./file.js";
 /** Read window of a feed; report files get a quarter (most products have no report line). */
 const CHUNK = 256 * 1024;
 
-/** Above this, take() returns a copy: a large chunk may be queued by a write stream as it is (publish/atomic-output.ts). */
+/** Above this, take() returns a copy: a large chunk may be queued by a write stream as it is (core/atomic-output.ts). */
 const VIEW_MAX = 16 * 1024;
 
 /** A file read in order through a window; what take() returns is valid until the next call. */

@@ -2,7 +2,7 @@ import type { FeedItem } from "../mapping/feed-item.js";
 
 /**
  * A writer is pure: it turns items into strings and does no I/O. The publish
- * stream (src/publish/atomic-output.ts) owns files, buffering and backpressure.
+ * stream (src/core/atomic-output.ts) owns files, buffering and backpressure.
  */
 export interface FeedWriter {
   header(): string;
