@@ -76,6 +76,7 @@ describe("pooled streams", () => {
     try {
       poolSettings.minRecords = 1;
       const before = poolCounters.built;
+      const drains = poolCounters.drainWaits;
       let builtWhilePaused = 0;
       const paused = await new Promise<Buffer>((resolve, reject) => {
         const auth = "Basic " + Buffer.from(`${big.sandbox.keyId}:${big.sandbox.keySecret}`).toString("base64");
@@ -84,9 +85,10 @@ describe("pooled streams", () => {
           res.once("data", (first: Buffer) => {
             parts.push(first);
             res.pause();
-            // Once the pool has built a batch while the reader is paused (an event, however slow the
-            // machine), a little longer for a writer that ignored 'drain' to show it by building them all.
-            void until(() => poolCounters.built > before).then(() => sleep(300)).then(() => {
+            // The stream stops on the full socket ('drain' awaited) with every batch it asked for back:
+            // from then on nothing more is built while the reader is paused. A writer that ignored
+            // 'drain' never gets there and the test times out; one that got there late built them all.
+            void until(() => poolCounters.built > before && poolCounters.drainWaits > drains && poolCounters.inFlight === 0).then(() => {
               builtWhilePaused = poolCounters.built - before;
               res.on("data", (b: Buffer) => parts.push(b));
               res.resume();

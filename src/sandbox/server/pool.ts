@@ -46,8 +46,12 @@ const WORKER_HEAP = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 };
 /** Slots kept for reuse per pool (those of two streams of two workers; more concurrent streams allocate their own). */
 const MAX_SPARE = 32;
 
-/** Batches built by workers, all pools together (tests tell them from in-thread fallbacks by this). */
-export const poolCounters = { built: 0 };
+/**
+ * All pools together, for tests: batches built by workers (told from in-thread fallbacks by
+ * this), batches lent to a worker and not back yet, and the times a batch stream stopped on a
+ * full socket until 'drain' (a paused client is seen holding the stream back by these events).
+ */
+export const poolCounters = { built: 0, inFlight: 0, drainWaits: 0 };
 
 /** A batch's lines (undefined when the worker failed them) and its slot, back. */
 export interface Built {
@@ -118,8 +122,19 @@ export class LinePool {
     let member = members[0] as Member;
     for (const m of members) if (m.pending.size < member.pending.size) member = m;
     const id = this.nextId++;
+    poolCounters.inFlight++;
     return new Promise<Built>((resolve, reject) => {
-      member.pending.set(id, { resolve, reject });
+      const settled = () => poolCounters.inFlight--;
+      member.pending.set(id, {
+        resolve: (built) => {
+          settled();
+          resolve(built);
+        },
+        reject: (error) => {
+          settled();
+          reject(error);
+        },
+      });
       member.worker.postMessage({ id, source, total, from, items, slot } satisfies BatchRequest, [items.buffer as ArrayBuffer, slot]);
     });
   }

@@ -16,7 +16,7 @@ import type { ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { linePrefix, streamLine, writeLines, type LineSource, type RecordWriter } from "../generate/worker-lines.js";
 import type { StreamFaults } from "./faults.js";
-import { poolSettings, type Built, type LinePool } from "./pool.js";
+import { poolCounters, poolSettings, type Built, type LinePool } from "./pool.js";
 
 export const STREAM_CONTENT_TYPE = "application/x-json-stream";
 const BATCH_BYTES = 64 * 1024;
@@ -161,7 +161,10 @@ async function writeBatches(res: ServerResponse, reply: StreamReply, batches: Ba
       const own = slot as ArrayBuffer;
       bytes ??= here(batch, own);
       if (res.destroyed) return;
-      if (!res.write(bytes, () => release(own))) await waitDrain(res);
+      if (!res.write(bytes, () => release(own))) {
+        poolCounters.drainWaits++;
+        await waitDrain(res);
+      }
     }
   } finally {
     res.off("close", onClose);
