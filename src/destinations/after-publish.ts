@@ -44,7 +44,8 @@ function pushOutcome(manifest: Manifest, jobs: readonly PushJob[], result: PushR
  * destinations. The local publish never waits on a remote server, and a run killed while uploading
  * leaves a true manifest.
  */
-export function destinationsHook(config: LoadedConfig, logger: Logger): AfterPublishHook {
+/** `signal`: the run's; a stop ends a wait before a retry, and what was not sent is said. */
+export function destinationsHook(config: LoadedConfig, logger: Logger, signal?: AbortSignal): AfterPublishHook {
   return {
     name: "destinations",
     async run({ outputDir, manifest, entries, dryRun }) {
@@ -58,7 +59,7 @@ export function destinationsHook(config: LoadedConfig, logger: Logger): AfterPub
       if (jobs.length === 0) return { problems: [] };
       let result: PushResult;
       try {
-        result = await pushChannels(jobs, { logger, outputDir });
+        result = await pushChannels(jobs, { logger, outputDir, ...(signal ? { signal } : {}) });
       } catch (error) {
         // Failures of a destination are records already; this is anything else. The local publish stands.
         const reason = `uploads not done: ${error instanceof Error ? error.message : String(error)}`;

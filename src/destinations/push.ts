@@ -14,6 +14,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { join } from "node:path";
+import { backoffDelay, type RetryPolicy, retrying } from "../core/retry.js";
 import type { Logger } from "../log.js";
 import type { Problem } from "../publish/manifest.js";
 import type { DestinationRecord, UploadedFile } from "../publish/destination-record.js";
@@ -45,6 +46,8 @@ export interface PushOptions {
   /** The output directory: the list of temporaries started on servers is kept there (LEDGER_FILE); without it, in memory. */
   outputDir?: string;
   now?: () => Date;
+  /** The run's: a stop ends the wait before a retry (the file is then not sent, said as `interrupted`). */
+  signal?: AbortSignal;
 }
 
 export interface PushResult {
@@ -69,7 +72,6 @@ function redact(text: string, config: DestinationConfig): string {
   return out;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Task {
   job: PushJob;
@@ -181,7 +183,7 @@ async function runDriver(
           continue;
         }
         const item: UploadItem = { ...file, sha256: digest };
-        const outcome = await putWithRetries(driver, item, config, options.logger, job.channel);
+        const outcome = await putWithRetries(driver, item, config, options.logger, job.channel, options.signal);
         if (outcome instanceof DestinationFailure) {
           broken = outcome;
           fail(outcome, true);
@@ -198,20 +200,35 @@ async function runDriver(
   }
 }
 
-async function putWithRetries(driver: Driver, item: UploadItem, config: DestinationConfig, logger: Logger, channel: string): Promise<DestinationFailure | undefined> {
-  for (let attempt = 0; ; attempt++) {
-    const started = performance.now();
-    try {
-      const stored = await driver.put(item);
-      logger.info("uploaded", { channel, destination: config.name, file: item.name, bytes: stored.bytes, checked: stored.hash ?? "size", seconds: Math.round(performance.now() - started) / 1000 });
-      return undefined;
-    } catch (error) {
-      const failure = error instanceof DestinationFailure ? error : new DestinationFailure("refused", error instanceof Error ? error.message : String(error), { cause: error });
-      // Refused credentials do not get better by asking again (and lock accounts on some servers).
-      if (attempt >= config.retries || failure.code === "auth") return failure;
-      const delay = config.retryDelayMs * 2 ** attempt;
-      logger.warn("upload failed, retrying", { channel, destination: config.name, file: item.name, attempt: attempt + 1, inMs: delay, error: redact(failure.message, config) });
-      await sleep(delay);
-    }
+async function putWithRetries(driver: Driver, item: UploadItem, config: DestinationConfig, logger: Logger, channel: string, signal?: AbortSignal): Promise<DestinationFailure | undefined> {
+  const policy: RetryPolicy = { maxRetries: config.retries, baseMs: config.retryDelayMs, maxMs: Number.MAX_SAFE_INTEGER, jitter: "none" };
+  try {
+    await retrying(
+      async () => {
+        const started = performance.now();
+        const stored = await driver.put(item);
+        logger.info("uploaded", { channel, destination: config.name, file: item.name, bytes: stored.bytes, checked: stored.hash ?? "size", seconds: Math.round(performance.now() - started) / 1000 });
+      },
+      {
+        next: (error, failures) => {
+          const failure = asFailure(error);
+          // Refused credentials do not get better by asking again (and lock accounts on some servers).
+          if (failures > policy.maxRetries || failure.code === "auth") throw failure;
+          const delay = backoffDelay(failures - 1, policy);
+          logger.warn("upload failed, retrying", { channel, destination: config.name, file: item.name, attempt: failures, inMs: delay, error: redact(failure.message, config) });
+          return delay;
+        },
+        ...(signal ? { signal } : {}),
+      },
+    );
+    return undefined;
+  } catch (error) {
+    // Stopped (SIGTERM) while waiting to try again: the file is not sent, said as such; the local publish stands.
+    if (signal?.aborted) return new DestinationFailure("interrupted", `${item.name}: not sent, the run was stopped before the next attempt`, { cause: error });
+    return asFailure(error);
   }
+}
+
+function asFailure(error: unknown): DestinationFailure {
+  return error instanceof DestinationFailure ? error : new DestinationFailure("refused", error instanceof Error ? error.message : String(error), { cause: error });
 }

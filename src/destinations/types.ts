@@ -50,7 +50,7 @@ export interface DriverContext {
 }
 
 /** A failed attempt, with a stable code for the manifest and alerts. */
-export type FailureCode = "auth" | "timeout" | "network" | "refused" | "verify" | "local";
+export type FailureCode = "auth" | "timeout" | "network" | "refused" | "verify" | "local" | "interrupted";
 
 /** A failure said on one line, in words: whatever a server or library put in it (an HTML page, a stack) is folded. */
 export class DestinationFailure extends Error {

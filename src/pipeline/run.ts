@@ -122,7 +122,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
       offers: offers ? { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount, rows: offers.parsed.rows, rowsAccepted: offers.parsed.rowsAccepted } : undefined,
     });
     // After the local publish, which never waits on a remote server.
-    const manifest = await parts.settle({ outputDir, manifest: published.manifest, entries: published.entries, dryRun }, [destinationsHook(config, logger)], !previewDir);
+    const manifest = await parts.settle({ outputDir, manifest: published.manifest, entries: published.entries, dryRun }, [destinationsHook(config, logger, options.signal)], !previewDir);
     result = { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images } : {}) };
     settled = { outputDir, manifest, entries: published.entries, dryRun };
     sourceUsed = figures.sync.used;

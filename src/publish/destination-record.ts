@@ -24,7 +24,7 @@ export const DestinationRecord = z.object({
   /** When the last push to it ended. */
   at: z.string(),
   ok: z.boolean(),
-  /** Why not, when ok is false: a stable code (auth, timeout, network, refused, verify, local) and words. */
+  /** Why not, when ok is false: a stable code (auth, timeout, network, refused, verify, local, interrupted) and words. */
   code: z.string().optional(),
   reason: z.string().optional(),
   /** Bytes the last push uploaded (0: nothing had changed). */

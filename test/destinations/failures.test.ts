@@ -75,4 +75,26 @@ describe("destination failures in words", () => {
     expect(problems[0]!.code).toBe("DESTINATION_NETWORK");
     for (const spy of [out, err, log, error]) expect(spy.mock.calls.map((c) => String(c[0])).filter((l) => /Global|listener|smithy/.test(l))).toEqual([]);
   });
+
+  it("a stop during the wait before a retry ends the push at once: the file not sent, said as interrupted", async () => {
+    let answered = 0;
+    const port = await listening(
+      createHttp((_req, res) => {
+        answered++;
+        res.writeHead(503, { "content-type": "application/xml" }).end("<Error><Code>SlowDown</Code><Message>busy</Message></Error>");
+      }),
+    );
+    const s3 = { kind: "s3", endpoint: `http://127.0.0.1:${port}`, bucket: "feeds", forcePathStyle: true, accessKeyId: "AKIDEXAMPLE", secretAccessKey: "example-secret-key" };
+    const controller = new AbortController();
+    const warned: string[] = [];
+    // The first failure's retry waits ten minutes; the stop comes as soon as that wait is announced.
+    const logger = { ...silentLogger, warn: (message: string) => (warned.push(message), controller.abort()) };
+    const [job] = jobs(["google-fr"], { ...s3, retries: 3, retryDelayMs: 600_000 });
+    const { problems, records } = await pushChannels([job!], { logger, signal: controller.signal });
+    expect(warned).toContain("upload failed, retrying");
+    expect(problems.map((p) => p.code)).toEqual(["DESTINATION_INTERRUPTED"]);
+    expect(records.get("google-fr")?.[0]).toMatchObject({ ok: false, code: "interrupted" });
+    expect(records.get("google-fr")?.[0]?.reason).toMatch(/google-fr\.xml: not sent, the run was stopped before the next attempt/);
+    expect(answered).toBeGreaterThan(0);
+  });
 });

@@ -128,7 +128,7 @@ describe("a hostile Merchant API never holds the read-back", () => {
   it('a reply of the wrong type ({"products": {}}) is one line naming the field', async () => {
     fake.api.hostile = { kind: "products-object" };
     const problem = await oneProblem();
-    expect(problem.reason).toMatch(/page 1\): the reply does not have the shape Google's reference gives: products: expected array, received object/);
+    expect(problem.reason).toMatch(/page 1\): the reply does not have the shape Google's reference gives: products: a list \(\[\.\.\.\]\) is needed, got \{\}/);
     expect(listed()).toBe(1);
   });
 

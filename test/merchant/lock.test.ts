@@ -99,11 +99,11 @@ describe("Google's work runs outside the output lock", () => {
       expect(run.code, run.stderr).toBe(8);
       const said = run.stderr.split("\n").filter((l) => l.includes("the reply does not have the shape"));
       expect(said.length).toBeGreaterThan(0);
-      for (const line of said) expect(line).toMatch(/products: expected array, received object/);
+      for (const line of said) expect(line).toMatch(/products: a list \(\[\.\.\.\]\) is needed, got \{\}/);
       expect(run.stderr).not.toMatch(/"code": "invalid_type"|^\s*\[$/m);
       const manifest = (await readManifestJson(config.outputDir)) as unknown as Manifest;
       const problem = manifest.problems?.find((p) => p.kind === "merchant");
-      expect(problem?.reason).toMatch(/the reply does not have the shape Google's reference gives: products: expected array, received object/);
+      expect(problem?.reason).toMatch(/the reply does not have the shape Google's reference gives: products: a list \(\[\.\.\.\]\) is needed, got \{\}/);
       expect(problem?.reason).not.toMatch(/\n/);
       const alert = runAlert({ shop: "Shop", manifest, channels: ["google-fr"], error: { code: "RUN_DEGRADED", message: "" }, exitCode: 8 });
       expect(alertText(alert).split("\n").filter((l) => l.includes("does not have the shape"))).toEqual([`- google-fr: ${problem!.reason}`]);
