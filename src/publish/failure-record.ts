@@ -16,10 +16,11 @@
  */
 import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
-import { readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { readFile, rm, stat } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { replaceFile } from "../core/atomic-file.js";
 import type { Manifest } from "./manifest.js";
 import { unpublishedOf } from "./run-state.js";
 
@@ -72,19 +73,18 @@ export function failureRecordPaths(outputDir: string): string[] {
   return [join(outputDir, FAILURE_FILE), join(tmpdir(), `pharmafeed-run-failure-${key}.json`)];
 }
 
-/** Writes the record where it can (whole or not at all: temporary name, then rename); the path, or undefined when nowhere. */
+/** Writes the record where it can (whole or not at all: core/atomic-file.ts replaceFile); the path, or undefined when nowhere. */
 export async function writeRunRecord(outputDir: string, record: RunRecord | FailureRecord): Promise<string | undefined> {
   const text = JSON.stringify({ state: "failed", ...record });
   for (const path of failureRecordPaths(outputDir)) {
-    const draft = `${path}.tmp-${process.pid}`;
     try {
-      await writeFile(draft, text);
-      await rename(draft, path);
+      // Created exclusively, never through a link (the second place is in the shared tmpdir), and synced.
+      await replaceFile(path, text);
       // One record: the other place must not keep an older one that would be read as news.
       await Promise.all(failureRecordPaths(outputDir).filter((p) => p !== path).map((p) => rm(p, { force: true }).catch(() => undefined)));
       return path;
     } catch {
-      await rm(draft, { force: true }).catch(() => undefined);
+      // Not writable here (replaceFile removed its temporary): the next place.
     }
   }
   return undefined;
@@ -101,7 +101,12 @@ export async function readRunRecord(outputDir: string): Promise<SeenRecord | und
   for (const path of failureRecordPaths(outputDir)) {
     const seen = await Promise.all([readFile(path, "utf8"), stat(path)]).then(
       ([text, info]) => {
-        const record = RunRecord.safeParse(JSON.parse(text)).data;
+        let record: RunRecord | undefined;
+      try {
+        record = RunRecord.safeParse(JSON.parse(text)).data;
+      } catch {
+        // Not JSON (a torn or foreign file): nothing of ours to keep; removed below.
+      }
         return record ? { record, heartbeatAt: info.mtime, path } : undefined;
       },
       () => undefined,
@@ -164,10 +169,15 @@ export async function clearFailureRecord(outputDir: string): Promise<void> {
     failureRecordPaths(outputDir).map(async (path) => {
       const text = await readFile(path, "utf8").catch(() => undefined);
       if (text === undefined) return;
-      const record = RunRecord.safeParse(JSON.parse(text)).data;
+      let record: RunRecord | undefined;
+      try {
+        record = RunRecord.safeParse(JSON.parse(text)).data;
+      } catch {
+        // Not JSON (a torn or foreign file): nothing of ours to keep; removed below.
+      }
       if (record?.state === "started" && record.pid === process.pid && record.host === hostname()) {
         // Ours: it stays as the heartbeat, without the failure the manifest now supersedes.
-        if (record.previous) await writeFile(path, JSON.stringify({ ...record, previous: undefined })).catch(() => undefined);
+        if (record.previous) await replaceFile(path, JSON.stringify({ ...record, previous: undefined })).catch(() => undefined);
         return;
       }
       await rm(path, { force: true }).catch(() => undefined);

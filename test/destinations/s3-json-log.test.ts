@@ -41,12 +41,12 @@ describe("generate --log-format json with an S3 destination", () => {
           link: { template: "https://shop.example/p/{{id}}" },
           gate: { maxRejectedPercent: 100 },
           destinations: [
-            { kind: "s3", name: "bucket", endpoint: `http://127.0.0.1:${s3.port}`, region: "us-east-1", bucket: "feeds", forcePathStyle: true, retries: 0, ...S3_KEY },
+            { kind: "s3", name: "bucket", endpoint: `http://127.0.0.1:${s3.port}`, region: "us-east-1", bucket: "feeds", forcePathStyle: true, retries: 0, accessKeyId: "${PF_TEST_S3_ID}", secretAccessKey: "${PF_TEST_S3_SECRET}" },
           ],
         },
       ],
     });
-    const result = await runCli(["generate", "--config", tree.configFile, "--log-format", "json"], { env: sandboxEnv(sandbox) });
+    const result = await runCli(["generate", "--config", tree.configFile, "--log-format", "json"], { env: { ...sandboxEnv(sandbox), PF_TEST_S3_ID: S3_KEY.accessKeyId, PF_TEST_S3_SECRET: S3_KEY.secretAccessKey } });
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stderr.split("\n").filter((l) => l !== "");
     expect(lines.length).toBeGreaterThan(1);

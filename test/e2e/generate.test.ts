@@ -540,7 +540,7 @@ describe("a broken config", () => {
       expect(stderr).toContain("CONFIG_INVALID");
       expect(stderr).toContain(`${config.configFile}: (root): unknown key "outptu"`);
       expect(stderr).toContain(`${file(typo!.name)}: (root): unknown key "gtn"`);
-      expect(stderr).toMatch(new RegExp(`${escapeRegExp(file(badType!.name))}: gzip: .*boolean.*got "yes"`));
+      expect(stderr).toMatch(new RegExp(`${escapeRegExp(file(badType!.name))}: gzip: true or false is needed, got "yes"`));
       expect(stderr).toMatch(new RegExp(`${escapeRegExp(file(badPreset!.name))}: preset: .*got "googel"`));
     };
     const result = await generate(config);
