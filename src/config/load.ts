@@ -12,16 +12,10 @@ import { ProductFilter, ProductSorting } from "../catalogue/query/product-filter
 import { resolveSourceOptions, type SourceOptions } from "../catalogue/options.js";
 import { PharmafeedError } from "../errors.js";
 import { ChannelMapping, type ChannelMappingInput } from "../mapping/settings.js";
-import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import { temporaryPath } from "../core/atomic-file.js";
-import { LOCK_FILE } from "../publish/lock.js";
-import { HISTORY_DIR, MANIFEST_FILE } from "../publish/manifest.js";
-import { PREVIEW_DIR } from "../publish/preview.js";
 import { PRESETS } from "../presets/index.js";
-import { IMAGES_DIR } from "../images/store.js";
 import { imageConfigProblems } from "../images/check.js";
 import { serveConfigProblems } from "../serve/check.js";
-import { SERVE_STATE_FILE } from "../serve/state-file.js";
 import { BUILTIN_TEMPLATES, loadLayout } from "../writers/load-layout.js";
 import { WRITERS } from "../writers/registry.js";
 import { substituteEnv } from "./env.js";
@@ -32,9 +26,9 @@ import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
 import type { LoadedChannel, LoadedConfig } from "./types.js";
 import { merchantChannel } from "../merchant/channel.js";
 import { type DestinationConfig, plainSecretPaths, SECRET_FIELDS } from "../destinations/settings.js";
+import { REPORTS_DIR, RESERVED_OUTPUT_NAMES } from "../core/layout.js";
 
 /** What the run itself keeps in the output directory. */
-const RESERVED_OUTPUT_NAMES = new Set([MANIFEST_FILE, HISTORY_DIR, REPORTS_DIR, LOCK_FILE, IMAGES_DIR, SERVE_STATE_FILE, PREVIEW_DIR]);
 
 /** ext4, XFS, btrfs, tmpfs and NTFS refuse a longer file name (NAME_MAX). */
 const MAX_NAME_BYTES = 255;

@@ -9,7 +9,6 @@
 import { readFile } from "node:fs/promises";
 import { replaceFile } from "../core/atomic-file.js";
 
-export const LEDGER_FILE = ".destinations-temporaries.json";
 
 export interface Ledger {
   /**

@@ -18,10 +18,11 @@ import { backoffDelay, type RetryPolicy, retrying } from "../core/retry.js";
 import type { Logger } from "../log.js";
 import type { Problem } from "../publish/manifest.js";
 import type { DestinationRecord, UploadedFile } from "../publish/destination-record.js";
-import { fileLedger, LEDGER_FILE, type Ledger, memoryLedger } from "./_ledger.js";
+import { fileLedger, type Ledger, memoryLedger } from "./_ledger.js";
 import { createDriver } from "./registry.js";
 import { type DestinationConfig, SECRET_FIELDS } from "./settings.js";
 import { DestinationFailure, type Driver, oneLine, type UploadItem } from "./types.js";
+import { LEDGER_FILE } from "../core/layout.js";
 
 /** A published file of a channel, as the manifest lists it. */
 export interface LocalFile extends Omit<UploadItem, "sha256"> {

@@ -6,7 +6,7 @@
 import { createReadStream } from "node:fs";
 import { join } from "node:path";
 import { parse } from "csv-parse";
-import { REPORTS_DIR } from "../publish/exclusion-report.js";
+import { REPORTS_DIR } from "../core/layout.js";
 
 export interface ReportedExclusion {
   reason: string;

@@ -18,13 +18,13 @@
 import { dirname, join } from "node:path";
 import { PharmafeedError } from "../errors.js";
 import type { FileIdentity } from "../publish/file-identity.js";
-import { type LinePosition, ROWS_FILE, RowsReader } from "../rowcache/file.js";
-import { buildStore, openStore, STATE_DIR, storeMeta, type Db, type StoreBuilder } from "../store/sqlite.js";
+import { type LinePosition, RowsReader } from "../rowcache/file.js";
+import { buildStore, openStore, storeMeta, type Db, type StoreBuilder } from "../store/sqlite.js";
 import type { IndexProduct, Outcome } from "./entry.js";
+import { EXPLAIN_FILE, ROWS_FILE, STATE_DIR } from "../core/layout.js";
 
 /** Version 3: outcomes moved to the state log; an index of version 2 is not used (the next run writes one). */
 export const EXPLAIN_KIND = { name: "explain", version: 3 };
-export const EXPLAIN_FILE = "explain.sqlite";
 
 export function explainFile(outputDir: string): string {
   return join(outputDir, STATE_DIR, EXPLAIN_FILE);

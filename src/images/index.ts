@@ -6,6 +6,6 @@
 export { ImagePipeline, type ChannelImages, type ImageOutcome, type ImagePipelineOptions, type ImageStats } from "./pipeline.js";
 export { ImageProcessSettings, OUTPUT_FORMATS, settingsId, type ImageProcessSettingsInput } from "./settings.js";
 export { ImageRunOptions, type ImageRunOptionsInput } from "./options.js";
-export { IMAGES_DIR, imageName, publicImageUrl } from "./store.js";
+export { imageName, publicImageUrl } from "./store.js";
 export { IMAGE_NAME, INDEX_FILE } from "./cache.js";
 export { checkImageConfig, imageConfigProblems } from "./check.js";

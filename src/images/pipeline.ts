@@ -19,8 +19,9 @@ import { Downloader, type DownloadResult } from "./download.js";
 import { ImageRunOptions, type ImageRunOptionsInput } from "./options.js";
 import { convertImage } from "./process.js";
 import { settingsId, type ImageProcessSettings } from "./settings.js";
-import { IMAGES_DIR, ImageStore, publicImageUrl } from "./store.js";
+import { ImageStore, publicImageUrl } from "./store.js";
 import { ensureRealDir } from "../core/safe-path.js";
+import { IMAGES_DIR } from "../core/layout.js";
 
 export type ImageOutcome = { ok: true; url: string } | { ok: false; reason: string };
 

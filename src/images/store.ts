@@ -11,9 +11,8 @@ import { join } from "node:path";
 import { PharmafeedError } from "../errors.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "./settings.js";
 import { replaceFile } from "../core/atomic-file.js";
+import { IMAGES_DIR } from "../core/layout.js";
 
-/** The folder inside the output directory, and the URL path `serve` answers it under. */
-export const IMAGES_DIR = "images";
 
 export function imageName(bytes: Buffer, format: OutputFormat): string {
   return `${createHash("sha256").update(bytes).digest("hex").slice(0, 32)}.${OUTPUT_FORMATS[format]}`;

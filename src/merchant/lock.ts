@@ -13,8 +13,7 @@ import { join } from "node:path";
 import { ensureRealDir } from "../core/safe-path.js";
 import { isPharmafeedError } from "../errors.js";
 import { acquireLock, isAlive, type Lock } from "../publish/lock.js";
-import { REPORTS_DIR } from "../publish/exclusion-report.js";
-import { STATE_DIR } from "../store/sqlite.js";
+import { REPORTS_DIR, STATE_DIR } from "../core/layout.js";
 
 export const MERCHANT_LOCK = ".merchant.lock";
 

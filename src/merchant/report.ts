@@ -7,8 +7,8 @@
 import { join } from "node:path";
 import { stringify } from "csv-stringify/sync";
 import { AtomicOutput } from "../core/atomic-output.js";
-import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import { MerchantStore } from "./store.js";
+import { REPORTS_DIR } from "../core/layout.js";
 
 export const ISSUES_REPORT = "google-issues.csv";
 export const ISSUE_COLUMNS = ["channel", "id", "google_status", "countries", "contexts", "severity", "code", "attribute", "description", "detail", "documentation", "source"] as const;

@@ -7,12 +7,12 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { buildStore, openStore, STATE_DIR, type Db, type StoreBuilder } from "../store/sqlite.js";
+import { buildStore, openStore, type Db, type StoreBuilder } from "../store/sqlite.js";
 import type { AccountIssue, ItemLevelIssue, Product } from "./schemas.js";
 import { countriesOf, type CountryVerdict, mergeIssues, type ProductIssue, type ProductState, stateOf } from "./verdict.js";
+import { MERCHANT_FILE, STATE_DIR } from "../core/layout.js";
 
 export const MERCHANT_KIND = { name: "merchant", version: 1 };
-export const MERCHANT_FILE = "merchant.sqlite";
 
 export function merchantFile(outputDir: string): string {
   return join(outputDir, STATE_DIR, MERCHANT_FILE);

@@ -14,9 +14,7 @@
  */
 import { join } from "node:path";
 import type { Logger } from "../log.js";
-import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import { ensureRealDir } from "../core/safe-path.js";
-import { STATE_DIR } from "../store/sqlite.js";
 import type { Problem } from "../publish/manifest.js";
 import { isPharmafeedError } from "../errors.js";
 import { MerchantClient, type MerchantClientOptions } from "./client.js";
@@ -25,6 +23,7 @@ import { abortedBy, deadline, limitsOf } from "./limits.js";
 import { writeIssuesReport } from "./report.js";
 import type { MerchantChannel } from "./settings.js";
 import { FeedTally, type FeedSummary, MerchantStoreWriter } from "./store.js";
+import { REPORTS_DIR, STATE_DIR } from "../core/layout.js";
 
 export interface SyncOptions {
   outputDir: string;

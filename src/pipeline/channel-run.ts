@@ -14,7 +14,7 @@ import type { LoadedChannel } from "../config/types.js";
 import type { Product } from "../catalogue/schemas/product.js";
 import type { MappingContext } from "../mapping/context.js";
 import { AtomicOutput } from "../core/atomic-output.js";
-import { ExclusionReport, type ReportProduct, REPORTS_DIR, WARNING_COLUMNS, warningsReportName } from "../publish/exclusion-report.js";
+import { ExclusionReport, type ReportProduct, WARNING_COLUMNS, warningsReportName } from "../publish/exclusion-report.js";
 import { evaluateGate } from "../publish/gate.js";
 import { WOULD_PUBLISH } from "../publish/run-state.js";
 import type { ChannelEntry, LiveFile } from "../publish/manifest.js";
@@ -31,6 +31,7 @@ import { excludedOutcome, itemBytes, itemOutcome, withOffset } from "../explain/
 import type { ChannelSink } from "../explain/run-hook.js";
 import type { EntryOutcome } from "../rowcache/file.js";
 import type { OldOutputs } from "../rowcache/old-outputs.js";
+import { REPORTS_DIR } from "../core/layout.js";
 
 /** A product of an image-processing channel, waiting in the FIFO for its images. */
 type PendingRow =

@@ -12,8 +12,8 @@ import { type ChannelEntry, type Manifest, readPreviousManifest, writeManifest }
 import { unpublishedOf } from "../publish/run-state.js";
 import { heldFeeds } from "../publish/held-feeds.js";
 import { WRITERS } from "../writers/registry.js";
-import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import { clearFailureRecord, writeFailureRecord } from "../publish/failure-record.js";
+import { REPORTS_DIR } from "../core/layout.js";
 
 /** The error's stable code, as the CLI reports it. */
 export function errorCodeOf(error: unknown, interrupted: boolean): string {

@@ -8,9 +8,9 @@ import { stringify } from "csv-stringify/sync";
 import type { LoadedConfig } from "../config/types.js";
 import { AtomicOutput } from "../core/atomic-output.js";
 import type { Logger } from "../log.js";
-import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import type { Manifest } from "../publish/manifest.js";
 import { type LoadedOffers, loadOffers, offersRefused } from "./offers-file.js";
+import { REPORTS_DIR } from "../core/layout.js";
 
 /** Channel names cannot start with "_", so no channel report can take this name. */
 export const OFFERS_REPORT = "_offers.csv";

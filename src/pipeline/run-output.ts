@@ -8,14 +8,12 @@ import { join } from "node:path";
 import type { LoadedConfig } from "../config/types.js";
 import { ensureRealDir } from "../core/safe-path.js";
 import { isPharmafeedError } from "../errors.js";
-import { IMAGES_DIR } from "../images/store.js";
 import type { Logger } from "../log.js";
-import { REPORTS_DIR } from "../publish/exclusion-report.js";
 import { rollForward } from "../publish/journal.js";
-import { acquireLock, isAlive, LOCK_FILE, type Lock } from "../publish/lock.js";
-import { HISTORY_DIR, type Manifest, MANIFEST_FILE, readPreviousManifest } from "../publish/manifest.js";
-import { STATE_DIR } from "../store/sqlite.js";
+import { acquireLock, isAlive, type Lock } from "../publish/lock.js";
+import { type Manifest, readPreviousManifest } from "../publish/manifest.js";
 import { recordFailedRun } from "./failed-run.js";
+import { HISTORY_DIR, IMAGES_DIR, LOCK_FILE, MANIFEST_FILE, REPORTS_DIR, STATE_DIR } from "../core/layout.js";
 
 /** Temporary files of runs that died (kill -9, power cut): hidden names ending in .tmp-<pid>. */
 async function removeDeadTemporaries(dir: string): Promise<void> {

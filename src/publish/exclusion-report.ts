@@ -12,8 +12,6 @@ import type { Reason } from "../mapping/reasons.js";
 import { rowStringifier } from "../writers/csv.js";
 import { AtomicOutput } from "../core/atomic-output.js";
 
-/** Folder of the reports, inside the output directory. */
-export const REPORTS_DIR = "reports";
 
 export const REPORT_COLUMNS = ["id", "gtin", "name", "brand", "reason", "detail", "other_reasons"] as const;
 export const WARNING_COLUMNS = ["id", "gtin", "name", "brand", "kind", "code", "detail"] as const;

@@ -23,8 +23,8 @@ import { z } from "zod";
 import { replaceFile } from "../core/atomic-file.js";
 import type { Manifest } from "./manifest.js";
 import { unpublishedOf } from "./run-state.js";
+import { FAILURE_FILE } from "../core/layout.js";
 
-export const FAILURE_FILE = "run-failure.json";
 
 /** The error code every surface shows for a run that died without a word. */
 export const RUN_DIED = "RUN_DIED";

@@ -15,10 +15,10 @@ import { readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { crashPoint } from "../core/crash-point.js";
-import { ChannelEntry, type LiveFile, type Manifest, MANIFEST_FILE, readPreviousManifest } from "./manifest.js";
+import { ChannelEntry, type LiveFile, type Manifest, readPreviousManifest } from "./manifest.js";
 import { replaceFile } from "../core/atomic-file.js";
+import { JOURNAL_FILE, MANIFEST_FILE } from "../core/layout.js";
 
-export const JOURNAL_FILE = "publish-journal.json";
 
 export const PublishJournal = z.object({
   version: z.literal(1),

@@ -23,8 +23,8 @@ import { link, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { PharmafeedError } from "../errors.js";
+import { LOCK_FILE } from "../core/layout.js";
 
-export const LOCK_FILE = ".pharmafeed.lock";
 const TAKEOVER_SUFFIX = ".takeover";
 /** A takeover lock is held for a few file operations; one this old belongs to a run that died inside them. */
 const TAKEOVER_STALE_MS = 30_000;

@@ -10,9 +10,8 @@ import { z } from "zod";
 import { replaceFile } from "../core/atomic-file.js";
 import { ensureRealDir } from "../core/safe-path.js";
 import { DestinationRecord } from "./destination-record.js";
+import { HISTORY_DIR, MANIFEST_FILE } from "../core/layout.js";
 
-export const MANIFEST_FILE = "manifest.json";
-export const HISTORY_DIR = "history";
 export const HISTORY_KEEP = 30;
 
 const Counts = z.record(z.string(), z.number().int().min(0));

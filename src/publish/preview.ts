@@ -7,10 +7,9 @@
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { REPORTS_DIR } from "./exclusion-report.js";
-import { MANIFEST_FILE, type Manifest } from "./manifest.js";
+import { type Manifest } from "./manifest.js";
+import { MANIFEST_FILE, PREVIEW_DIR, REPORTS_DIR } from "../core/layout.js";
 
-export const PREVIEW_DIR = "preview";
 
 /** Empties (or creates) output/preview/ and its reports folder; returns its path. */
 export async function preparePreview(outputDir: string): Promise<string> {

@@ -7,7 +7,8 @@
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../log.js";
-import { REPORTS_DIR, warningsReportName } from "./exclusion-report.js";
+import { warningsReportName } from "./exclusion-report.js";
+import { REPORTS_DIR } from "../core/layout.js";
 
 export async function removeRetiredReports(outputDir: string, channels: readonly string[], logger: Logger): Promise<void> {
   await Promise.all(

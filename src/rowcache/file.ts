@@ -17,13 +17,11 @@ import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { renameIntoPlaceSync, temporaryPath } from "../core/atomic-file.js";
-import { STATE_DIR } from "../store/sqlite.js";
 import type { IndexProduct, Outcome } from "../explain/entry.js";
 import type { Rejection } from "../catalogue/stream/line.js";
 
 /** Raised whenever the lines or the trailer change meaning: an older file is not used. */
 export const ROWS_VERSION = 2;
-export const ROWS_FILE = "rows.ndjson";
 
 export function rowsPath(outputDir: string): string {
   return join(outputDir, STATE_DIR, ROWS_FILE);
@@ -31,6 +29,7 @@ export function rowsPath(outputDir: string): string {
 
 export { type FileIdentity, fileIdentity, sameIdentity } from "../publish/file-identity.js";
 import type { FileIdentity } from "../publish/file-identity.js";
+import { ROWS_FILE, STATE_DIR } from "../core/layout.js";
 
 /** One output of a channel (feed, exclusion report, warnings report): where its lines start. */
 export interface OutputFile {

@@ -17,8 +17,8 @@ import { isPharmafeedError } from "../errors.js";
 import type { Logger } from "../log.js";
 import { DEFAULT_STALE_AFTER_MS } from "../publish/lock.js";
 import { diedAt, diedMessage, RUN_DIED, readRunRecord, RunRecord, type StartedRecord, writeRunRecord } from "../publish/failure-record.js";
-import { MANIFEST_FILE } from "../publish/manifest.js";
 import { join } from "node:path";
+import { MANIFEST_FILE } from "../core/layout.js";
 
 export interface DiedRun {
   startedAt: string;

@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { SERVE_STATE_FILE } from "./state-file.js";
+import { SERVE_STATE_FILE } from "../core/layout.js";
 
 const Fetches = z.object({ fetches: z.record(z.string(), z.record(z.string(), z.unknown())) });
 

@@ -27,12 +27,13 @@ import { join } from "node:path";
 import type { AccessConfig } from "../config/schema.js";
 import type { Logger } from "../log.js";
 import { readJournal } from "../publish/journal.js";
-import { type LiveFile, type Manifest, MANIFEST_FILE, readPreviousManifest } from "../publish/manifest.js";
+import { type LiveFile, type Manifest, readPreviousManifest } from "../publish/manifest.js";
 import { failureOf, failureRecordPaths, readRunRecord, type SeenRecord, withFailure } from "../publish/failure-record.js";
 import { DEFAULT_STALE_AFTER_MS } from "../publish/lock.js";
 import { heldAccess } from "./held-access.js";
 import { openInside } from "./safe-open.js";
 import { SharedFile } from "./shared-file.js";
+import { MANIFEST_FILE } from "../core/layout.js";
 
 export interface Representation {
   /** The file name in the output directory (and in the URL). */

@@ -11,9 +11,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname } from "node:path";
 import type { AccessConfig } from "../config/schema.js";
 import type { Logger } from "../log.js";
-import { MANIFEST_FILE } from "../publish/manifest.js";
 import { runState, type RunState } from "../publish/run-state.js";
-import { IMAGES_DIR } from "../images/store.js";
 import { presented, verdict } from "./access.js";
 import type { BotVerifier } from "./bot-verify.js";
 import { marketplaceOf } from "./bots.js";
@@ -26,6 +24,7 @@ import { SharedFile } from "./shared-file.js";
 import { statusPage, statusReport, statusScript, type StatusContext } from "./status/handler.js";
 import { acceptsGzip } from "./validators.js";
 import { destinationsView } from "../publish/destination-record.js";
+import { IMAGES_DIR, MANIFEST_FILE } from "../core/layout.js";
 
 export interface RouteContext extends StatusContext {
   logger: Logger;

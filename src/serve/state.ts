@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { Logger } from "../log.js";
 import { marketplaceOf } from "./bots.js";
-import { SERVE_STATE_FILE } from "./state-file.js";
 import { replaceFile } from "../core/atomic-file.js";
+import { SERVE_STATE_FILE } from "../core/layout.js";
 
 /** `verified`: the marketplace's documented check passed (bot-verify.ts); absent in files saved before it existed. */
 const Fetch = z.object({ at: z.string(), status: z.number().int(), userAgent: z.string(), verified: z.boolean().optional() });

@@ -14,13 +14,12 @@
  * docs/snapshot.md for the figures.
  */
 import { join } from "node:path";
-import { STATE_DIR } from "../store/sqlite.js";
+import { SNAPSHOT_FILE, STATE_DIR } from "../core/layout.js";
 
 export { FORMAT_VERSION, type ReadCounts, type SnapshotInfo } from "./format.js";
 export { openSnapshot, type Snapshot } from "./reader.js";
 export { SnapshotWriter, type Reference } from "./writer.js";
 
-export const SNAPSHOT_FILE = "snapshot.pfs";
 
 export function snapshotPath(outputDir: string): string {
   return join(outputDir, STATE_DIR, SNAPSHOT_FILE);

@@ -23,8 +23,6 @@ import { isPharmafeedError, PharmafeedError } from "../errors.js";
 import { renameIntoPlace, temporaryPath } from "../core/atomic-file.js";
 import { openDatabase } from "./native.js";
 
-/** output/state/: kept state (the catalogue snapshot, the state log, the explain index). */
-export const STATE_DIR = "state";
 
 export type Db = Database.Database;
 

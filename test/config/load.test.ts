@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import type { PharmafeedError } from "../../src/errors.js";
 import { TEST_ENV, VALID_MAIN, VALID_TREE, writeTree, type Tree } from "./tree.js";
+import { RESERVED_OUTPUT_NAMES } from "../../src/core/layout.js";
 
 async function refusal(tree: Tree, env: Record<string, string> = TEST_ENV): Promise<PharmafeedError> {
   const root = await writeTree(tree);
@@ -84,6 +85,19 @@ describe("loadConfig", () => {
     });
     expect(error.message).toMatch(/img\.json: images\.process: needs output\.publicBaseUrl/);
     expect(error.message).toMatch(/named\.json: file: "images" is a name pharmafeed uses itself/);
+  });
+
+  it("refuses a channel file named as any file or folder of the output directory's layout", async () => {
+    // Each once: a feed called publish-journal.json or run-failure.json would be overwritten by the run itself.
+    const names = [...RESERVED_OUTPUT_NAMES];
+    expect(names).toEqual(expect.arrayContaining(["manifest.json", "run-failure.json", "publish-journal.json", "state", ".destinations-temporaries.json"]));
+    const tree: Record<string, unknown> = { ...VALID_TREE, "config/pharmafeed.json": { ...VALID_MAIN, channels: [...VALID_MAIN.channels, ...names.map((_, i) => `channels/r${i}.json`)] } };
+    names.forEach((file, i) => (tree[`config/channels/r${i}.json`] = { name: `r${i}`, preset: "generic-csv", file, gzip: false }));
+    const error = await refusal(tree);
+    for (const [i, file] of names.entries()) {
+      // A hidden name (the lock, the ledger) is refused before, as no plain file name.
+      expect(error.message).toContain(file.startsWith(".") ? `r${i}.json: file: a plain file name, got "${file}"` : `r${i}.json: file: "${file}" is a name pharmafeed uses itself`);
+    }
   });
 
   it("refuses duplicate channel names and output files, and broken custom templates", async () => {

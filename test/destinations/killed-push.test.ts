@@ -15,12 +15,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HeadObjectCommand, ListMultipartUploadsCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LEDGER_FILE } from "../../src/destinations/_ledger.js";
 import { type PushJob, pushChannels } from "../../src/destinations/push.js";
 import { DestinationConfig } from "../../src/destinations/settings.js";
 import { silentLogger } from "../../src/log.js";
 import { startFtp } from "./_ftp-server.js";
 import { MOTO_KEY, motoCommand, startMoto } from "./_moto-server.js";
+import { LEDGER_FILE } from "../../src/core/layout.js";
 
 let work: string;
 beforeAll(async () => {

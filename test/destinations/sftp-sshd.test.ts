@@ -14,11 +14,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LEDGER_FILE } from "../../src/destinations/_ledger.js";
 import { type PushJob, pushChannels } from "../../src/destinations/push.js";
 import { DestinationConfig } from "../../src/destinations/settings.js";
 import { createLogger, silentLogger } from "../../src/log.js";
 import { type Sshd, sshdBinary, startSshd } from "./_openssh-sshd.js";
+import { LEDGER_FILE } from "../../src/core/layout.js";
 
 const binary = sshdBinary();
 if ("reason" in binary) console.log(`sftp-sshd.test.ts skipped: ${binary.reason}`);

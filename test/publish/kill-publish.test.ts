@@ -14,11 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
 import { silentLogger } from "../../src/log.js";
 import { runGenerate } from "../../src/pipeline/run.js";
-import { JOURNAL_FILE } from "../../src/publish/journal.js";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
 import { ensureBuilt, killAll, runCli, sandboxEnv } from "../e2e/cli.js";
 import { tempDir } from "../e2e/config.js";
 import { basic, fetchRaw, makeFixture, SECRETS, serve, type Fixture } from "../serve/helpers.js";
+import { JOURNAL_FILE } from "../../src/core/layout.js";
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 

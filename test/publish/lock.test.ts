@@ -3,8 +3,9 @@ import { mkdtemp, readFile, writeFile, access, readdir, rm, stat, utimes } from 
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { acquireLock, LOCK_FILE, type Lock } from "../../src/publish/lock.js";
+import { acquireLock, type Lock } from "../../src/publish/lock.js";
 import { ensureBuilt, ROOT } from "../e2e/cli.js";
+import { LOCK_FILE } from "../../src/core/layout.js";
 
 const dir = () => mkdtemp(join(tmpdir(), "pharmafeed-lock-"));
 

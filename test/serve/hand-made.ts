@@ -8,7 +8,8 @@ import { createHash } from "node:crypto";
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { type ChannelEntry, type Manifest, MANIFEST_FILE } from "../../src/publish/manifest.js";
+import { type ChannelEntry, type Manifest } from "../../src/publish/manifest.js";
+import { MANIFEST_FILE } from "../../src/core/layout.js";
 
 export interface HandFeed {
   name: string;

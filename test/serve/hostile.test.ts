@@ -9,11 +9,12 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MANIFEST_FILE, readManifest } from "../../src/publish/manifest.js";
+import { readManifest } from "../../src/publish/manifest.js";
 import type { FeedServer } from "../../src/serve/server.js";
 import { fetchRaw, makeFixture, rawRequestLine, serveOptions, type Fixture } from "./helpers.js";
 import { startServer } from "../../src/serve/server.js";
 import { tempDir } from "../e2e/config.js";
+import { MANIFEST_FILE } from "../../src/core/layout.js";
 
 let fx: Fixture;
 let server: FeedServer;

@@ -14,9 +14,9 @@ import { silentLogger } from "../../src/log.js";
 import { runGenerate } from "../../src/pipeline/run.js";
 import { startSandbox } from "../../src/sandbox/index.js";
 import type { FeedServer } from "../../src/serve/server.js";
-import { SERVE_STATE_FILE } from "../../src/serve/state-file.js";
 import { dumpDom, hasChromium, screenshot } from "./chromium.js";
 import { basic, CHANNELS, fetchRaw, makeFixture, SECRETS, serve, type Fixture } from "./helpers.js";
+import { SERVE_STATE_FILE } from "../../src/core/layout.js";
 
 let fx: Fixture;
 let server: FeedServer;

@@ -14,13 +14,13 @@ import { loadConfig } from "../../src/config/load.js";
 import type { LoadedConfig } from "../../src/config/types.js";
 import { explainFile } from "../../src/explain/store.js";
 import { silentLogger } from "../../src/log.js";
-import { MANIFEST_FILE, type Manifest } from "../../src/publish/manifest.js";
+import { type Manifest } from "../../src/publish/manifest.js";
 import { runGenerate, type GenerateOptions, type GenerateResult } from "../../src/pipeline/run.js";
-import { ROWS_FILE } from "../../src/rowcache/file.js";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
 import { CATALOGUE_NOW } from "../../src/sandbox/generate/clock.js";
 import { openSnapshot, snapshotPath } from "../../src/snapshot/store.js";
 import { channelsForEveryPreset, removeTemporaries, tempDir, writeConfig } from "../e2e/config.js";
+import { MANIFEST_FILE, ROWS_FILE } from "../../src/core/layout.js";
 
 const T0 = CATALOGUE_NOW + 3600;
 const at = (t: number) => new Date(t * 1000);

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { replaceFile } from "../../core/atomic-file.js";
-import { STATE_DIR } from "../../store/sqlite.js";
+import { PUSH_STATE_FILE, STATE_DIR } from "../../core/layout.js";
 
 const Values = z.object({ price: z.string(), salePrice: z.string(), availability: z.string() });
 const OfferState = z.object({
@@ -20,7 +20,6 @@ export const PushState = z.object({ version: z.literal(1), channels: z.record(z.
 export type PushState = z.infer<typeof PushState>;
 export type ChannelPushState = z.infer<typeof ChannelState>;
 
-export const PUSH_STATE_FILE = "merchant-push.json";
 
 export function pushStateFile(outputDir: string): string {
   return join(outputDir, STATE_DIR, PUSH_STATE_FILE);

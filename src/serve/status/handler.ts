@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import type { ChannelMapping } from "../../mapping/settings.js";
 import { readHistory } from "../../publish/manifest.js";
-import { REPORTS_DIR, warningsReportName } from "../../publish/exclusion-report.js";
+import { warningsReportName } from "../../publish/exclusion-report.js";
 import { checkBasic } from "../access.js";
 import type { FetchState } from "../state.js";
 import type { LiveFeeds } from "../live-feeds.js";
@@ -19,6 +19,7 @@ import { STATUS_SCRIPT } from "./script.js";
 import { searchIndex } from "./search.js";
 import { googleSection } from "../../merchant/status.js";
 import { ISSUES_REPORT } from "../../merchant/report.js";
+import { REPORTS_DIR } from "../../core/layout.js";
 
 export interface StatusContext {
   outputReal: string;
