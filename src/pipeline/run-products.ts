@@ -152,8 +152,8 @@ async function mapAll(a: {
   const explain = state.explain;
   let received = 0;
   const plan =
-    !input.reuse ? { reason: "--no-reuse" } : !explain ? { reason: "a dry run, or a run whose explain index could not be started, maps every product" } : await planReuse({ outputDir: input.outputDir, runs, context, snapshot: source.readSnapshot });
-  const reuse = "reader" in plan ? new ReuseSource({ reader: plan.reader, snapshot: source.readSnapshot!, outputDir: input.outputDir, runs, context, explain }) : undefined;
+    !input.reuse ? { reason: "--no-reuse" } : !explain ? { reason: "a dry run, or a run whose explain index could not be started, maps every product" } : await planReuse({ outputDir: input.outputDir, runs, context, base: source.reuseBase });
+  const reuse = "reader" in plan ? new ReuseSource({ reader: plan.reader, base: source.reuseBase!, outputDir: input.outputDir, runs, context, explain, reject }) : undefined;
   try {
     const workers = await dispatch(reuse ?? { lines: () => stream.lines(), reject }, runs, context, {
       // A refresh copies in this thread, which bounds it; on two cores, worker threads mapping its other
@@ -165,7 +165,7 @@ async function mapAll(a: {
       onProducts: (count) => onProducts((received = count)),
       ...(explain ? { explain } : {}),
     });
-    source.report.reuse = reuse ? reuse.finish(reject) : { reused: 0, mapped: received, reason: "reason" in plan ? plan.reason : "" };
+    source.report.reuse = reuse ? reuse.finish() : { reused: 0, mapped: received, reason: "reason" in plan ? plan.reason : "" };
     return workers;
   } finally {
     reuse?.close();

@@ -42,7 +42,8 @@ export function formatSummary(manifest: Manifest): string {
   const seconds = (Date.parse(manifest.endedAt) - Date.parse(manifest.startedAt)) / 1000;
   lines.push(
     "",
-    `source: ${s.received.toLocaleString("en")} products received${s.total !== null ? ` of ${s.total.toLocaleString("en")}` : ""}, ` +
+    // A refresh or a delta maps the snapshot's products: they were not all received now (the catalogue line says what was).
+    `source: ${s.received.toLocaleString("en")} products ${manifest.sync && manifest.sync.used !== "full" ? "from the snapshot" : "received"}${s.total !== null ? ` of ${s.total.toLocaleString("en")}` : ""}, ` +
       `${s.rejected} rejected${s.readAt ? ` (counts of the catalogue read at ${s.readAt})` : ""}, ${s.retries} retries, ${s.resumes} resumes, ${seconds.toFixed(1)} s` +
       (seconds > 0 ? ` (${Math.round(s.received / seconds).toLocaleString("en")} products/s)` : ""),
   );

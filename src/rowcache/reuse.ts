@@ -23,9 +23,11 @@ import type { IndexProduct } from "../explain/entry.js";
 import type { MappingContext } from "../mapping/context.js";
 import type { MapperSpec } from "../pipeline/channel-mapper.js";
 import type { Copy, LineToMap, ProductSource } from "../pipeline/shard/dispatch.js";
+import type { Origins } from "../snapshot/delta.js";
+import type { ReuseBase } from "../snapshot/run-source.js";
 import type { Snapshot } from "../snapshot/store.js";
 import { channelFingerprint, codeFingerprint, referenceFingerprint } from "./fingerprint.js";
-import { type EntryOutcome, fileIdentity, RowsReader, rowsPath, sameIdentity, type Trailer } from "./file.js";
+import { type Entry, type EntryOutcome, fileIdentity, RowsReader, rowsPath, sameIdentity, type Trailer } from "./file.js";
 import { OldOutputs, type OldPlaces } from "./old-outputs.js";
 
 /** A channel of the run as a refresh sees it (pipeline/channel-run.ts ChannelRun is one). */
@@ -40,26 +42,28 @@ export interface ReuseCheck {
   outputDir: string;
   runs: readonly ReuseChannel[];
   context: MappingContext;
-  /** The snapshot the run reads; undefined when it reads the catalogue (rows are then mapped). */
-  snapshot: Snapshot | undefined;
+  /** The snapshot the run reads (a refresh's, or a delta's merged one); undefined on a full read (rows are then mapped). */
+  base: ReuseBase | undefined;
 }
 
 
 /** The rows to reuse, or why the run maps every product. */
 export async function planReuse(check: ReuseCheck): Promise<{ reader: RowsReader } | { reason: string }> {
-  const { snapshot, outputDir } = check;
-  if (!snapshot) return { reason: "the run reads the catalogue: every product is mapped (and recorded for the next refresh)" };
+  const { base, outputDir } = check;
+  if (!base) return { reason: "the run reads the catalogue: every product is mapped (and recorded for the next refresh)" };
   const opened = RowsReader.open(rowsPath(outputDir));
   if ("reason" in opened) return opened;
   const { reader } = opened;
-  const why = await mismatch(reader.trailer, check, snapshot);
+  const why = await mismatch(reader.trailer, check, base);
   if (why === undefined) return { reader };
   reader.close();
   return { reason: why };
 }
 
-async function mismatch(trailer: Trailer, { runs, context, outputDir }: ReuseCheck, snapshot: Snapshot): Promise<string | undefined> {
-  if (trailer.snapshot === undefined || trailer.snapshot !== snapshot.info.generation) return "the snapshot changed since the last run (a full read or a delta)";
+async function mismatch(trailer: Trailer, { runs, context, outputDir }: ReuseCheck, base: ReuseBase): Promise<string | undefined> {
+  if (trailer.snapshot === undefined || trailer.snapshot !== base.mapped) {
+    return base.origins ? "the last run did not map the snapshot this delta was merged into" : "the snapshot changed since the last run (a full read or a delta)";
+  }
   if (trailer.code !== codeFingerprint()) return "pharmafeed's code changed since the last run";
   if (trailer.now > context.clock.now) return "the run's clock is before the last run's";
   if (trailer.reference !== referenceFingerprint(context)) return "the categories or brands changed since the last run";
@@ -87,11 +91,13 @@ export interface CopyListener {
 
 export interface ReuseRun {
   reader: RowsReader;
-  snapshot: Snapshot;
+  base: ReuseBase;
   outputDir: string;
   runs: readonly ReuseChannel[];
   context: MappingContext;
   explain: CopyListener | undefined;
+  /** The run's own: a delta's changed line that does not read as a product is refused like any. */
+  reject(rejection: Rejection): void;
 }
 
 /**
@@ -114,34 +120,96 @@ export class ReuseSource implements ProductSource {
     this.warningsAt = channels.map((c) => c.outputs!.warnings.header);
   }
 
-  /** Every product, in the order of the last run's entries: a copy, or its snapshot line to map again (at its place among the source's lines). */
-  async *lines(): AsyncGenerator<Copy | LineToMap> {
-    const { reader, runs, context, snapshot } = this.r;
+  /** Every product in the order of the snapshot the run reads: a copy, or its line to map (again). */
+  lines(): AsyncGenerator<Copy | LineToMap> {
+    const { origins } = this.r.base;
+    return origins ? this.deltaLines(origins) : this.refreshLines();
+  }
+
+  /** A refresh: the last run's entries in order; the snapshot is the one they were made from. */
+  private async *refreshLines(): AsyncGenerator<Copy | LineToMap> {
+    const { reader, base } = this.r;
+    for (const entry of this.inOrder()) {
+      const places = this.placesOf(entry);
+      if (this.copyable(entry)) {
+        yield this.copy(entry, places, entry.n);
+        continue;
+      }
+      yield this.toMap(base.snapshot, entry.n, reader.trailer.products);
+    }
+  }
+
+  /**
+   * A delta: the merged snapshot's lines in order, each an unchanged line of the snapshot the last
+   * run mapped (its entry copied as a refresh would) or one the delta wrote (mapped). The entries
+   * of products the delta changed or removed are passed over, their places in the last files too.
+   */
+  private async *deltaLines(origins: Origins): AsyncGenerator<Copy | LineToMap> {
+    const { snapshot } = this.r.base;
+    const entries = this.inOrder();
+    let next = entries.next();
+    for (let i = 0; i < origins.length; i++) {
+      const from = origins.at(i);
+      while (from >= 0 && !next.done && next.value.n < from) {
+        this.placesOf(next.value);
+        next = entries.next();
+      }
+      if (from >= 0 && !next.done && next.value.n === from) {
+        const entry = next.value;
+        next = entries.next();
+        const places = this.placesOf(entry);
+        if (this.copyable(entry)) {
+          yield this.copy(entry, places, i);
+          continue;
+        }
+      }
+      // Changed, new, or refused by the last run (no entry): mapped, and refused again if so.
+      yield this.toMap(snapshot, i, origins.length);
+    }
+  }
+
+  /** The last run's entries, checked to be in line order. */
+  private *inOrder(): Generator<Entry> {
     let last = -1;
-    for (const entry of reader.entries()) {
+    for (const entry of this.r.reader.entries()) {
       // The digest vouches for the entries; this says so where a fault would otherwise cut rows at wrong offsets.
       if (!(entry.n > last)) throw new PharmafeedError("STORE_INVALID", `${rowsPath(this.r.outputDir)}: entries out of order at line ${entry.n + 1}: run generate --no-reuse`);
       last = entry.n;
-      const places = entry.c.map((outcome, i) => this.places(outcome, i));
-      const offer = context.offers ? context.offers.fingerprint(entry.p.id, entry.p.codes) : "";
-      if (offer === entry.o && (entry.u === undefined || context.clock.now < entry.u) && entry.c.length === runs.length && !entry.c.includes(null)) {
-        this.reused++;
-        yield {
-          copy: async () => {
-            this.r.explain?.product(entry.p, entry.n, entry.u ?? Infinity, entry.o);
-            for (let i = 0; i < runs.length; i++) {
-              const pending = runs[i]!.addCopied(entry.c[i]!, this.old[i]!.at(places[i]!));
-              if (pending) await pending;
-            }
-          },
-        };
-        continue;
-      }
-      const bytes = snapshot.line(entry.n);
-      if (bytes === undefined) throw new PharmafeedError("STORE_INVALID", `line ${entry.n + 1} of the snapshot is missing: run generate --source full`);
-      this.mapped++;
-      yield { bytes, line: entry.n + 1, index: entry.n, total: reader.trailer.products, ordinal: entry.n };
+      yield entry;
     }
+  }
+
+  /** Same offer, before its horizon, in every channel: the last run's lines stand. */
+  private copyable(entry: Entry): boolean {
+    const { runs, context } = this.r;
+    const offer = context.offers ? context.offers.fingerprint(entry.p.id, entry.p.codes) : "";
+    return offer === entry.o && (entry.u === undefined || context.clock.now < entry.u) && entry.c.length === runs.length && !entry.c.includes(null);
+  }
+
+  private placesOf(entry: Entry): (OldPlaces | undefined)[] {
+    return entry.c.map((outcome, i) => this.places(outcome, i));
+  }
+
+  /** A product written as the last run wrote it, as the `ordinal`-th of this run. */
+  private copy(entry: Entry, places: (OldPlaces | undefined)[], ordinal: number): Copy {
+    const { runs } = this.r;
+    this.reused++;
+    return {
+      copy: async () => {
+        this.r.explain?.product(entry.p, ordinal, entry.u ?? Infinity, entry.o);
+        for (let i = 0; i < runs.length; i++) {
+          const pending = runs[i]!.addCopied(entry.c[i]!, this.old[i]!.at(places[i]!));
+          if (pending) await pending;
+        }
+      },
+    };
+  }
+
+  private toMap(snapshot: Snapshot, n: number, total: number): LineToMap {
+    const bytes = snapshot.line(n);
+    if (bytes === undefined) throw new PharmafeedError("STORE_INVALID", `line ${n + 1} of the snapshot is missing: run generate --source full`);
+    this.mapped++;
+    return { bytes, line: n + 1, index: n, total, ordinal: n };
   }
 
   /** A product's lines in channel i's last files; the next product's start after them. */
@@ -154,19 +222,23 @@ export class ReuseSource implements ProductSource {
   }
 
   /**
-   * A snapshot line that no longer reads as a product: the same bytes parsed by the same
-   * code as last run, so only a damaged snapshot gets here.
+   * A refresh's line that no longer reads as a product: the same bytes parsed by the same
+   * code as last run, so only a damaged snapshot gets here. A delta's line (changed, new, or
+   * refused last time) is refused as in any run.
    */
-  reject(rejection: Rejection): never {
+  reject(rejection: Rejection): void {
+    if (this.r.base.origins) return this.r.reject(rejection);
     throw new PharmafeedError("STORE_INVALID", `line ${rejection.line} of the snapshot no longer reads as a product (${rejection.message}): run generate --source full`);
   }
 
-  /** Once dispatch() applied every product: how many were copied and mapped; the last run's refused lines are replayed. */
-  finish(reject: (rejection: Rejection) => void): { reused: number; mapped: number } {
+  /** Once dispatch() applied every product: how many were copied and mapped; a refresh replays the last run's refused lines. */
+  finish(): { reused: number; mapped: number } {
     const { reused, mapped } = this;
+    // A delta's lines were all given (refused ones mapped and refused again).
+    if (this.r.base.origins) return { reused, mapped };
     const trailer = this.r.reader.trailer;
     if (reused + mapped !== trailer.products) throw new PharmafeedError("STORE_INVALID", `${rowsPath(this.r.outputDir)}: ${reused + mapped} entries, its trailer says ${trailer.products}: run generate --no-reuse`);
-    for (const rejection of trailer.rejections) reject(rejection);
+    for (const rejection of trailer.rejections) this.r.reject(rejection);
     return { reused, mapped };
   }
 

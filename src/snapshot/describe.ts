@@ -15,11 +15,12 @@ export function describeSync(sync: NonNullable<Manifest["sync"]>): string {
     sync.used === "snapshot"
       ? `snapshot of ${sync.syncedAt} (${formatAge(sync.ageSeconds)} old), no catalogue request`
       : sync.used === "delta"
-        ? `delta merged into the snapshot at ${sync.syncedAt}` + (sync.delta ? ` (${sync.delta.changed ?? 0} changed, ${sync.delta.added ?? 0} new, ${sync.delta.removed ?? 0} removed)` : "")
+        ? `delta merged into the snapshot at ${sync.syncedAt}` +
+          (sync.delta ? ` (${sync.delta.received ?? 0} products received from the catalogue: ${sync.delta.changed ?? 0} changed, ${sync.delta.added ?? 0} new, ${sync.delta.removed ?? 0} removed)` : "")
         : `full read at ${sync.syncedAt}`;
   const described = sync.fallback ? `${what}; ${sync.requested} asked for, but ${sync.fallback}` : what;
-  // A refresh says how many products it copied from the last run's files (src/rowcache/), or why none.
-  const reuse = sync.used === "snapshot" ? sync.reuse : undefined;
+  // A refresh or a delta says how many products it copied from the last run's files (src/rowcache/), or why none.
+  const reuse = sync.used === "full" ? undefined : sync.reuse;
   if (!reuse) return described;
   const n = (count: number) => count.toLocaleString("en");
   return reuse.reason !== undefined ? `${described}; every product mapped (${reuse.reason})` : `${described}; ${n(reuse.reused)} products copied from the last run's files, ${n(reuse.mapped)} mapped`;

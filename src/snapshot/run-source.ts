@@ -25,13 +25,22 @@ import type { Rejection } from "../catalogue/stream/line.js";
 import type { LoadedConfig } from "../config/types.js";
 import { PharmafeedError } from "../errors.js";
 import type { Problem } from "../publish/manifest.js";
-import { idOrder, limitDelta, mergeDelta, MergeError, type MergeCounts, TooLarge } from "./delta.js";
+import { idOrder, limitDelta, mergeDelta, MergeError, type MergeCounts, Origins, TooLarge } from "./delta.js";
 import { compileFilter, unsupportedKey } from "./filter-match.js";
 import { keepLines, snapshotLines, type LineSource } from "./lines.js";
 import { openSnapshot, type ReadCounts, snapshotPath, SnapshotWriter, type Reference, type Snapshot } from "./store.js";
 import { type SourceCounts, sourceCounts } from "./read-counts.js";
 
 export type SourceMode = "full" | "delta" | "snapshot";
+
+/** See RunSource.reuseBase. */
+export interface ReuseBase {
+  snapshot: Snapshot;
+  /** The generation whose lines the last run must have mapped for its rows to be copied (none: nothing is). */
+  mapped: string | undefined;
+  /** A delta's: the line of `mapped` each line of `snapshot` is an unchanged copy of, or -1. */
+  origins?: Origins;
+}
 
 /** What the manifest says about a run's source. */
 export interface SourceReport {
@@ -76,6 +85,8 @@ export class RunSource {
   private rejectedByCode: Record<string, number> = {};
   private readonly refusedByRun: Record<string, number> = {};
   private read: ReadCounts | undefined;
+  /** A delta's merge: the generation merged into, and where each new line came from. */
+  private merged: { from: string | undefined; origins: Origins } | undefined;
 
   private constructor(private readonly options: SourceOptions, snapshot: Snapshot | undefined, fallback: string | undefined) {
     const { requested, now } = options;
@@ -131,9 +142,16 @@ export class RunSource {
     return this.writer?.generation ?? this.snapshot?.info.generation;
   }
 
-  /** The snapshot a refresh reads, for random access to its lines (src/rowcache/). */
-  get readSnapshot(): Snapshot | undefined {
-    return this.report.used === "snapshot" ? this.snapshot : undefined;
+  /**
+   * What a run may copy the last run's rows against (src/rowcache/): the snapshot it reads, for
+   * random access to its lines; the generation the last run must have mapped; for a delta, where
+   * each merged line came from. Undefined for a full read (every product is new to the run).
+   */
+  get reuseBase(): ReuseBase | undefined {
+    if (!this.snapshot) return undefined;
+    if (this.report.used === "snapshot") return { snapshot: this.snapshot, mapped: this.snapshot.info.generation };
+    if (this.report.used === "delta" && this.merged) return { snapshot: this.snapshot, mapped: this.merged.from, origins: this.merged.origins };
+    return undefined;
   }
 
   /**
@@ -226,8 +244,9 @@ export class RunSource {
     // Every status: a delta filtered like the source would miss what left it.
     const limited = limitDelta(this.stream({ updatedSince: since }), limit);
     let counts: MergeCounts;
+    const origins = new Origins();
     try {
-      counts = await mergeDelta(old, limited, writer, compileFilter(config.query.filter), idOrder(config.query.sorting) === "DESC");
+      counts = await mergeDelta(old, limited, writer, compileFilter(config.query.filter), idOrder(config.query.sorting) === "DESC", origins);
     } catch (error) {
       await writer.abort();
       if (isStore(error)) this.problems.push({ kind: "state", code: "SNAPSHOT_UNUSABLE", reason: `the snapshot cannot be used: ${(error as Error).message}; the catalogue was read in full instead` });
@@ -247,6 +266,7 @@ export class RunSource {
       this.notWritten(error);
       return giveWay(`the merged snapshot cannot be written or read back: ${(error as Error).message}`);
     }
+    this.merged = { from: old.info.generation, origins };
     old.close();
     this.snapshot = merged;
     this.report.syncedAt = now.toISOString();

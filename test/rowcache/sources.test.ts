@@ -11,7 +11,7 @@ import { createCatalogue } from "../../src/sandbox/index.js";
 import { CATALOGUE_NOW } from "../../src/sandbox/generate/clock.js";
 import { removeTemporaries, tempDir } from "../e2e/config.js";
 import { FAST_IMAGES, processing, PUBLIC, channel } from "../images/helpers.js";
-import { type Bench, expectNotReused, expectReused, HOUR, type OfferRow, openBench, pairOf, prepare, readManifest, refreshPair, reuseOf, T0 } from "./harness.js";
+import { type Bench, expectNotReused, expectReused, expectSameRuns, HOUR, type OfferRow, openBench, pairOf, prepare, readManifest, refreshPair, reuseOf, T0 } from "./harness.js";
 
 const benches: Bench[] = [];
 afterAll(async () => {
@@ -29,7 +29,7 @@ function activeIds(seed: number, products: number): string[] {
 const offersFor = (ids: readonly string[]): OfferRow[] => ids.slice(0, Math.floor(ids.length / 2)).map((id, i) => ({ id, price: (8 + i * 0.3).toFixed(2) }));
 
 describe("a delta between refreshes", () => {
-  it("is refreshed with the feeds of a refresh without reuse, and the refresh after reuses", async () => {
+  it("copies the rows of the products it did not touch, with the feeds of a delta that maps everything; the refreshes after reuse", async () => {
     const ids = activeIds(5, 200);
     const bench = await openBench({
       sandbox: { seed: 5, products: 200, changes: { perHour: 0.015, newPerHour: 1, since: CATALOGUE_NOW, at: T0 } },
@@ -41,13 +41,27 @@ describe("a delta between refreshes", () => {
     const pair = await pairOf(await prepare(bench, base, T0 + 1));
     const T2 = T0 + 5 * HOUR;
     bench.sandbox.clock.set(T2);
+    // A few offers change in the same run: those products are mapped again though the delta did not touch them.
+    const offers = offersFor(ids);
+    await bench.writeOffers(offers.map((r, i) => (i % 9 === 0 ? { ...r, price: "1.11" } : r)));
+    const deltas = [];
     for (const dir of [pair.a, pair.b]) {
       const delta = await bench.run(bench.config, dir, T2, { source: "delta", reuse: dir === pair.b ? false : undefined });
       expect(delta.manifest.sync).toMatchObject({ used: "delta" });
       expect(delta.manifest.sync?.delta?.["changed"]).toBeGreaterThan(0);
+      deltas.push(delta.manifest);
     }
     // New products came with the delta: explain is asked about them too.
     const all = [...ids, ...(await newIds(pair.a, ids))];
+    // The delta copied the unchanged products' lines as a refresh does, mapped the rest, and
+    // published what the delta that mapped everything published, byte for byte.
+    await expectSameRuns(pair.a, pair.b, bench.config, all);
+    const [withCopies] = deltas;
+    const { changed = 0, added = 0 } = withCopies!.sync!.delta!;
+    const reuse = await expectReused(pair.a, Math.floor(ids.length / 2));
+    expect(reuse.mapped).toBeGreaterThanOrEqual(changed + added + Math.floor(offers.length / 9));
+    expect(reuse.reused + reuse.mapped).toBe(withCopies!.source.received);
+    expect(await reuseOf(pair.b)).toMatchObject({ reused: 0, reason: "--no-reuse" });
     // The delta run mapped every product of the new snapshot and recorded them: the refresh
     // after it may map everything or reuse those records; either way it publishes the same.
     await refreshPair(bench, pair, T2 + 600, all);

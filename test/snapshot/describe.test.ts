@@ -20,8 +20,11 @@ describe("the source of a run, as shown", () => {
       "catalogue: snapshot of 2026-01-01T11:45:00.000Z (15 min old), no catalogue request",
     );
     expect(formatSummary(manifest({ requested: "delta", used: "delta", syncedAt: "2026-01-01T12:00:00.000Z", ageSeconds: 0, delta: { changed: 3, added: 1, removed: 2, received: 6, bytes: 100 } }))).toContain(
-      "catalogue: delta merged into the snapshot at 2026-01-01T12:00:00.000Z (3 changed, 1 new, 2 removed)",
+      "catalogue: delta merged into the snapshot at 2026-01-01T12:00:00.000Z (6 products received from the catalogue: 3 changed, 1 new, 2 removed)",
     );
+    // The products mapped came from the merged snapshot, not all over the wire.
+    expect(formatSummary(manifest({ requested: "delta", used: "delta", syncedAt: "2026-01-01T12:00:00.000Z", ageSeconds: 0 }))).toContain("source: 10 products from the snapshot of 10,");
+    expect(formatSummary(manifest({ requested: "full", used: "full", syncedAt: "2026-01-01T12:00:00.000Z", ageSeconds: 0 }))).toContain("source: 10 products received of 10,");
     expect(formatSummary(manifest({ requested: "delta", used: "full", fallback: "no snapshot yet", syncedAt: "2026-01-01T12:00:00.000Z", ageSeconds: 0 }))).toContain(
       "catalogue: full read at 2026-01-01T12:00:00.000Z; delta asked for, but no snapshot yet",
     );
@@ -31,6 +34,8 @@ describe("the source of a run, as shown", () => {
     const sync = { requested: "snapshot", used: "snapshot", syncedAt: "2026-01-01T11:45:00.000Z", ageSeconds: 900 } as const;
     expect(formatSummary(manifest({ ...sync, reuse: { reused: 77263, mapped: 778 } }))).toContain("no catalogue request; 77,263 products copied from the last run's files, 778 mapped");
     expect(formatSummary(manifest({ ...sync, reuse: { reused: 0, mapped: 10, reason: "--no-reuse" } }))).toContain("no catalogue request; every product mapped (--no-reuse)");
+    const delta = { requested: "delta", used: "delta", syncedAt: "2026-01-01T12:00:00.000Z", ageSeconds: 0, delta: { changed: 3, added: 1, removed: 0, received: 4, bytes: 100 } } as const;
+    expect(formatSummary(manifest({ ...delta, reuse: { reused: 9996, mapped: 4 } }))).toContain("1 new, 0 removed); 9,996 products copied from the last run's files, 4 mapped");
     expect(formatSummary(manifest({ requested: "full", used: "full", syncedAt: sync.syncedAt, ageSeconds: 0, reuse: { reused: 0, mapped: 10, reason: "the run reads the catalogue" } }))).not.toContain("mapped");
   });
 
