@@ -8,23 +8,25 @@
  * --runs. Each round: full read, then per --changed share: that share of the
  * offers' prices change, refresh; then refresh --no-reuse.
  * Then a delta of about 1 % changed products against a sandbox whose catalogue
- * changes over time: its bytes beside a full stream's bytes.
+ * changes over time: its bytes beside a full stream's bytes, and its time with the unchanged
+ * products' rows copied beside the same delta mapping every product and a full read, each
+ * from the same state, in one process.
  *
- *   npx tsx bench/refresh.ts [--products 100000] [--runs 3] [--changed 1,10] [--delta-products 20000] [--workers N] [--skip-delta]
+ *   npx tsx bench/refresh.ts [--products 100000] [--runs 3] [--changed 1,10] [--delta-products 20000] [--workers N] [--skip-delta] [--skip-refresh]
  *
  * Goals: a refresh after 1 % changed <= 0.25x of the full run's time, after 10 % <= 0.4x,
  * peak RSS < 200 MB; delta bytes <= 2 % of a full stream's.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { request } from "undici";
 import { loadConfig } from "../src/config/load.js";
 import { silentLogger } from "../src/log.js";
-import { runGenerate } from "../src/pipeline/run.js";
+import { type GenerateResult, runGenerate } from "../src/pipeline/run.js";
 import { CATALOGUE_NOW } from "../src/sandbox/generate/clock.js";
 import { createCatalogue, DEMO_KEY, startSandbox } from "../src/sandbox/index.js";
 import { rowsPath } from "../src/rowcache/file.js";
@@ -90,7 +92,7 @@ async function writeOffers(file: string, changedPercent = 0): Promise<void> {
 }
 
 // 1. Refresh from the snapshot, after 1 % of the offers changed, beside today's full run and a refresh that maps every product.
-{
+if (!hasFlag("skip-refresh")) {
   const sandbox = startChild("./sandbox-child.ts", ["sandbox", String(PRODUCTS), "1"]);
   const dir = await mkdtemp(join(tmpdir(), "pharmafeed-refresh-"));
   try {
@@ -147,11 +149,45 @@ if (!hasFlag("skip-delta")) {
     const at = (t: number) => new Date(t * 1000);
     await runGenerate({ config, logger: silentLogger, now: at(t0), force: true });
     sandbox.clock.set(t0 + hours * HOUR);
-    const before = sandbox.stats.byPath.get("/v4/products/stream") ?? 0;
-    const delta = await runGenerate({ config, logger: silentLogger, now: at(t0 + hours * HOUR), force: true, source: "delta" });
-    const streams = (sandbox.stats.byPath.get("/v4/products/stream") ?? 0) - before;
+    const later = at(t0 + hours * HOUR);
+    // The state after the full read at t0, to start every round's runs from.
+    const base = join(dir, "out");
+    const kept = `${dir}-t0`;
+    await cp(base, kept, { recursive: true, preserveTimestamps: true });
+    /** Output folder `out` of the config in the state of t0 (copies are other inodes: a refresh without reuse makes its rows its own). */
+    const fresh = async () => {
+      await rm(base, { recursive: true, force: true });
+      await cp(kept, base, { recursive: true, preserveTimestamps: true });
+      await runGenerate({ config, logger: silentLogger, now: at(t0 + 60), force: true, source: "snapshot", reuse: false });
+    };
+    const timed = async (run: () => Promise<GenerateResult>) => {
+      const started = performance.now();
+      const result = await run();
+      return { seconds: (performance.now() - started) / 1000, result };
+    };
+    const samples = { full: [] as number[], mapped: [] as number[], copied: [] as number[], refresh: [] as number[] };
+    let delta!: GenerateResult;
+    let before = 0;
+    let streams = 0;
+    for (let round = 0; round < RUNS; round++) {
+      await fresh();
+      // The yardstick of "as cheap as a refresh": a refresh of the same state (nothing changed, all copied).
+      samples.refresh.push((await timed(() => runGenerate({ config, logger: silentLogger, now: later, force: true, source: "snapshot" }))).seconds);
+      await fresh();
+      samples.full.push((await timed(() => runGenerate({ config, logger: silentLogger, now: later, force: true, source: "full" }))).seconds);
+      await fresh();
+      samples.mapped.push((await timed(() => runGenerate({ config, logger: silentLogger, now: later, force: true, source: "delta", reuse: false }))).seconds);
+      await fresh();
+      before = sandbox.stats.byPath.get("/v4/products/stream") ?? 0;
+      const run = await timed(() => runGenerate({ config, logger: silentLogger, now: later, force: true, source: "delta" }));
+      streams = (sandbox.stats.byPath.get("/v4/products/stream") ?? 0) - before;
+      samples.copied.push(run.seconds);
+      delta = run.result;
+    }
+    await rm(kept, { recursive: true, force: true });
     const counts = delta.manifest.sync?.delta;
     if (delta.manifest.sync?.used !== "delta" || !counts) throw new Error(`the delta fell back: ${delta.manifest.sync?.fallback}`);
+    const reuse = delta.manifest.sync.reuse;
     // What each request transfers: the body bytes of the same requests, counted over HTTP.
     const bytesOf = async (filter: unknown) => {
       const auth = "Basic " + Buffer.from(`${DEMO_KEY.id}:${DEMO_KEY.secret}`).toString("base64");
@@ -166,6 +202,12 @@ if (!hasFlag("skip-delta")) {
     console.log(`delta bench: ${fmt(DELTA_PRODUCTS)} products, ${hours} h of changes, ${streams} products/stream request`);
     console.log(`  delta: ${fmt(counts.received!)} lines (${fmt(counts.changed!)} changed, ${fmt(counts.added!)} new, ${fmt(counts.removed!)} removed; ${fmt((100 * changed) / delta.manifest.source.received, 2)} % of the feed's products)`);
     console.log(`  bytes: delta ${fmt(deltaBytes / 1024)} KB, full stream ${fmt(fullBytes / 1024)} KB: ${fmt((100 * deltaBytes) / fullBytes, 2)} %   (goal <= 2 % for 1 % changed)`);
+    const f = median(samples.full);
+    const line = (label: string, xs: number[]) => console.log(`  ${label.padEnd(44)} ${fmt(median(xs), 2).padStart(7)} s   ${(median(xs) / f).toFixed(2)}x of the full read (median of ${xs.length}, in-process)`);
+    line("generate --source full", samples.full);
+    line("generate --source delta --no-reuse", samples.mapped);
+    line(`generate --source delta (${fmt(reuse?.reused ?? 0)} copied, ${fmt(reuse?.mapped ?? 0)} mapped)`, samples.copied);
+    line("generate --source snapshot (a refresh, all copied)", samples.refresh);
   } finally {
     await sandbox.close();
     await rm(dir, { recursive: true, force: true });
