@@ -4,7 +4,7 @@
  * which offers posix-rename@openssh.com: the conformance suite, then the POSIX
  * road itself. The server's log shows the target replaced by posix-rename with no
  * REMOVE before it, and a reader opening the target in a loop on another thread
- * while it is replaced 60 times never finds it missing, nor any bytes but
+ * while it is replaced 20 times never finds it missing, nor any bytes but
  * one complete version. The same reader against the ssh2 test server (no
  * extension: the old file is renamed aside, then the new one into place) does find it
  * missing, which shows the reader can see that window. Then what a server may
@@ -140,14 +140,14 @@ describe.skipIf(missing !== undefined)("sftp on OpenSSH's sftp-server: posix-ren
     });
   });
 
-  it("a reader opening the target while it is replaced 60 times never finds it missing, nor partial", async () => {
-    const reading = await withServer("openssh", (config, root) => replaceWhileReading(config, root, local, "q.xml", 60));
+  it("a reader opening the target while it is replaced 20 times never finds it missing, nor partial", async () => {
+    const reading = await withServer("openssh", (config, root) => replaceWhileReading(config, root, local, "q.xml", 20));
     expect(reading.reads).toBeGreaterThan(0);
     expect(reading).toMatchObject({ absent: 0, unknown: 0 });
   });
 
   it("the same reader does find it missing on a server without the extension (old file aside, then rename): it can see that window", async () => {
-    const reading = await withServer("ssh2", (config, root) => replaceWhileReading(config, root, local, "r.xml", 60));
+    const reading = await withServer("ssh2", (config, root) => replaceWhileReading(config, root, local, "r.xml", 20));
     expect(reading.reads).toBeGreaterThan(0);
     expect(reading.unknown).toBe(0);
     expect(reading.absent).toBeGreaterThan(0);
