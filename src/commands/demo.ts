@@ -7,7 +7,8 @@
 import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { createLogger, type LogFormat } from "../log.js";
-import { reportRun, withInterrupts } from "./generate.js";
+import { reportRun } from "./generate.js";
+import { withInterrupts } from "./interrupts.js";
 import { integerOption, SEED } from "./flags.js";
 import { curlLine } from "./sandbox.js";
 

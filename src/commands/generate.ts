@@ -16,6 +16,7 @@ import { endRun } from "./_run-end.js";
 import { readFallback } from "../runwatch/fallback.js";
 import { beginWatch, type DiedRun } from "../runwatch/watch.js";
 import { alertCannotStart, alertDied, alertRecovered } from "../runwatch/alerts.js";
+import { withInterrupts } from "./interrupts.js";
 
 /** The summary's first line when the last run died without finishing. */
 export function diedLine(died: DiedRun): string {
@@ -99,23 +100,6 @@ export function runOutcome({ manifest }: GenerateResult): void {
   const problems = manifest.problems ?? [];
   if (problems.length > 0) {
     throw new PharmafeedError("RUN_DEGRADED", `every feed was published, but: ${problems.map((p) => (p.channel ? `${p.channel}: ${p.reason}` : p.reason)).join("; ")}`);
-  }
-}
-
-/** Aborts the run on SIGINT/SIGTERM so that temporary files are removed and the lock released. */
-export async function withInterrupts<T>(run: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  const stop = () => controller.abort();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  try {
-    return await run(controller.signal);
-  } catch (error) {
-    if (controller.signal.aborted) throw new PharmafeedError("INTERRUPTED", "interrupted: nothing of this run was published", { cause: error });
-    throw error;
-  } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
   }
 }
 

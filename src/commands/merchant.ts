@@ -11,6 +11,7 @@ import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { ERROR_CODES, type ErrorCode, PharmafeedError } from "../errors.js";
 import { createLogger, type LogFormat } from "../log.js";
+import { withInterrupts } from "./interrupts.js";
 
 interface MerchantArgs {
   action: "sync" | "register";
@@ -61,19 +62,10 @@ export const merchantCommand: CommandModule<object, MerchantArgs> = {
     const lock = await takeMerchantLock(outputDir);
     if (!lock) throw new PharmafeedError("LOCK_HELD", `another process is talking to Google for ${outputDir} (state/.merchant.lock): try again once it is done`);
     // SIGTERM and SIGINT stop the read-back: the temporary store is removed, the last read-back's statuses stay.
-    const controller = new AbortController();
-    const stop = () => controller.abort();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
     let result;
     try {
-      result = await syncMerchant({ outputDir, channels, logger, signal: controller.signal });
-    } catch (error) {
-      if (controller.signal.aborted) throw new PharmafeedError("INTERRUPTED", "interrupted: Google's statuses were not read; the last read-back's stay", { cause: error });
-      throw error;
+      result = await withInterrupts((signal) => syncMerchant({ outputDir, channels, logger, signal }), "interrupted: Google's statuses were not read; the last read-back's stay");
     } finally {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
       await lock.release();
     }
     await sendMerchantAlerts(config, channels, result, logger);
