@@ -5,10 +5,20 @@
  *   config <url> <dir>    writes the config of every preset in two locales (22 outputs) to <dir>
  *                         (credentials from BENCH_KEY_ID / BENCH_KEY_SECRET), for the built CLI
  *   baseline <url>        the same stream read with undici, split on newlines and JSON.parse, nothing else
+ *   simple <url> <dir>    the "simple code" baseline: the least any implementation of the job must do.
+ *                         The same stream received and parsed, then for every product a plain renderer
+ *                         (template literals, a regex escaper, no checks) writes the 22 outputs' rows
+ *                         (google, google-tsv, meta, meta-xml, microsoft, idealo, kelkoo, beslist,
+ *                         generic-csv, generic-json, generic-ndjson, each in fr and nl) to 22 files,
+ *                         each hashed (sha256) and the two google ones gzipped, as generate's config does
  *
  * Sends {seconds, products, rssMb} to the parent (baseline), or {} once the config is written.
  */
+import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
+import { createHash, type Hash } from "node:crypto";
+import { createGzip, type Gzip } from "node:zlib";
+import { once } from "node:events";
 import { join } from "node:path";
 import { request } from "undici";
 import { PRESET_NAMES } from "../src/presets/index.js";
@@ -44,7 +54,8 @@ async function writeConfig(): Promise<void> {
   await writeFile(join(dir, "pharmafeed.json"), JSON.stringify(main));
 }
 
-async function baseline(): Promise<number> {
+/** The product stream's lines, as the catalogue client asks for them. */
+async function* lines(): AsyncGenerator<string> {
   const auth = "Basic " + Buffer.from(`${DEMO_KEY.id}:${DEMO_KEY.secret}`).toString("base64");
   const res = await request(`${url}/v4/products/stream`, {
     method: "POST",
@@ -52,11 +63,110 @@ async function baseline(): Promise<number> {
     body: JSON.stringify({ filter: { status: "active" }, sorting: { id: "ASC" } }),
   });
   let rest = "";
-  let count = 0;
   for await (const chunk of res.body) {
-    const lines = (rest + chunk.toString("utf8")).split("\n");
-    rest = lines.pop() ?? "";
-    for (const line of lines) if (line !== "" && JSON.parse(line)) count++;
+    const parts = (rest + chunk.toString("utf8")).split("\n");
+    rest = parts.pop() ?? "";
+    for (const line of parts) if (line !== "") yield line;
+  }
+}
+
+async function baseline(): Promise<number> {
+  let count = 0;
+  for await (const line of lines()) if (JSON.parse(line)) count++;
+  return count;
+}
+
+/** The fields every layout uses, read from a product in one locale, no checks: what a plain script would do. */
+interface Plain {
+  id: string;
+  title: string;
+  description: string;
+  link: string;
+  image: string;
+  price: string;
+  gtin: string;
+  brand: string;
+  availability: string;
+}
+
+type Wire = Record<string, unknown> & { id: string };
+const text = (value: unknown, locale: string): string => (value && typeof value === "object" ? String((value as Record<string, unknown>)[locale] ?? "") : "");
+
+function plain(product: Wire, locale: string): Plain {
+  const photo = (product["photos"] as { url?: Record<string, string> }[] | undefined)?.[0];
+  const brand = (product["brands"] as { name?: unknown }[] | undefined)?.[0]?.name;
+  const description = (product["descriptions"] as { content?: unknown }[] | undefined)?.[0]?.content;
+  const gtin = product["gtin"];
+  return {
+    id: product.id,
+    title: text(product["name"], locale),
+    description: text(description, locale).replace(/<[^>]*>/g, " "),
+    link: `https://shop.example/${locale}/${text(product["seoName"], locale)}-${product.id}.html`,
+    image: photo?.url ? String(Object.values(photo.url)[0] ?? "") : "",
+    price: (Number(product["publicPrice"] ?? 0) / 100).toFixed(2),
+    gtin: String(Array.isArray(gtin) ? gtin[0] ?? "" : gtin ?? ""),
+    brand: typeof brand === "string" ? brand : text(brand, locale),
+    availability: product["ecommerce"] === "unavailable" ? "out_of_stock" : "in_stock",
+  };
+}
+
+const XML: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
+const xml = (s: string) => s.replace(/[&<>"']/g, (c) => XML[c]!);
+const csv = (s: string) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+const tsv = (s: string) => s.replace(/[\t\n\r]/g, " ");
+
+/** One renderer per layout: the same fields in each layout's shape. */
+const RENDER: Record<string, (p: Plain) => string> = {
+  google: (p) =>
+    `<item>\n<g:id>${xml(p.id)}</g:id>\n<title>${xml(p.title)}</title>\n<link>${xml(p.link)}</link>\n<description>${xml(p.description)}</description>\n<g:image_link>${xml(p.image)}</g:image_link>\n<g:availability>${p.availability}</g:availability>\n<g:price>${p.price} EUR</g:price>\n<g:gtin>${xml(p.gtin)}</g:gtin>\n<g:brand>${xml(p.brand)}</g:brand>\n</item>\n`,
+  "google-tsv": (p) => [p.id, p.title, p.link, p.description, p.image, p.availability, `${p.price} EUR`, p.gtin, p.brand].map(tsv).join("\t") + "\n",
+  meta: (p) => [p.id, p.title, p.description, p.availability, p.link, p.image, `${p.price} EUR`, p.brand, p.gtin].map(csv).join(",") + "\n",
+  csv: (p) => [p.id, p.title, p.description, p.link, p.image, p.price, p.gtin, p.brand, p.availability].map(csv).join(",") + "\n",
+  kelkoo: (p) =>
+    `<product><offer-id>${xml(p.id)}</offer-id><title><![CDATA[${p.title}]]></title><description><![CDATA[${p.description}]]></description><product-url>${xml(p.link)}</product-url><image-url>${xml(p.image)}</image-url><price>${p.price}</price><ean>${p.gtin}</ean><brand>${xml(p.brand)}</brand></product>\n`,
+  beslist: (p) =>
+    `<product><title>${xml(p.title)}</title><price>${p.price.replace(".", ",")}</price><code>${xml(p.id)}</code><productlink>${xml(p.link)}</productlink><imagelink>${xml(p.image)}</imagelink><eancode>${p.gtin}</eancode><description>${xml(p.description)}</description><brand>${xml(p.brand)}</brand></product>\n`,
+  json: (p) => JSON.stringify(p) + ",\n",
+  ndjson: (p) => JSON.stringify(p) + "\n",
+};
+const LAYOUT_OF: Record<string, string> = { google: "google", "google-tsv": "google-tsv", meta: "meta", "meta-xml": "google", microsoft: "google", idealo: "csv", kelkoo: "kelkoo", beslist: "beslist", "generic-csv": "csv", "generic-json": "json", "generic-ndjson": "ndjson" };
+
+/** One output: its renderer, its file (through gzip for the google preset, as the config says), its hash. */
+interface Output {
+  render: (p: Plain) => string;
+  locale: string;
+  file: WriteStream;
+  gzip?: { stream: Gzip; file: WriteStream };
+  hash: Hash;
+}
+
+async function simple(): Promise<number> {
+  const outputs: Output[] = PRESET_NAMES.flatMap((preset) =>
+    ["fr", "nl"].map((locale) => {
+      const path = join(dir, `${preset}-${locale}`);
+      const gzip = preset === "google" ? { stream: createGzip(), file: createWriteStream(`${path}.gz`) } : undefined;
+      gzip?.stream.pipe(gzip.file);
+      return { render: RENDER[LAYOUT_OF[preset]!]!, locale, file: createWriteStream(path), gzip, hash: createHash("sha256") };
+    }),
+  );
+  let count = 0;
+  for await (const line of lines()) {
+    const product = (JSON.parse(line) as { result: Wire }).result;
+    const byLocale = { fr: plain(product, "fr"), nl: plain(product, "nl") } as Record<string, Plain>;
+    for (const out of outputs) {
+      const row = Buffer.from(out.render(byLocale[out.locale]!));
+      out.hash.update(row);
+      out.gzip?.stream.write(row);
+      if (!out.file.write(row)) await once(out.file, "drain");
+    }
+    count++;
+  }
+  for (const out of outputs) {
+    out.hash.digest("hex");
+    out.file.end();
+    out.gzip?.stream.end();
+    await once(out.file, "finish");
+    if (out.gzip) await once(out.gzip.file, "finish");
   }
   return count;
 }
@@ -66,6 +176,6 @@ if (mode === "config") {
   process.send?.({});
 } else {
   const start = performance.now();
-  const products = await baseline();
+  const products = mode === "simple" ? await simple() : await baseline();
   process.send?.({ seconds: (performance.now() - start) / 1000, products, rssMb: process.resourceUsage().maxRSS / 1024 });
 }
