@@ -3,6 +3,7 @@
  *
  *   product ──> facts (once per run: GTINs, flags, category, VAT, offer)
  *      │
+ *      ├─ the offers row: refused or an implausible price -> out, or the catalogue's (offer-check.ts)
  *      ├─ eligibility (status, deleted, dates, prescription, medicine, offer policy)
  *      │     └─ any reason: stop here
  *      ├─ brand, name, seoName ── locale chain (fallbacks recorded)
@@ -40,6 +41,7 @@ import { itemUnitPricing } from "./unit-pricing.js";
 import { isHttpUrl } from "./url.js";
 import { feedUrl } from "./feed-url.js";
 import { availabilityDate } from "./availability.js";
+import { offerRefusal, withoutOffer } from "./offer-check.js";
 
 export type MapResult =
   | { ok: true; item: FeedItem; fallbacks: Record<string, string>; warnings: Reason<WarningCode>[] }
@@ -66,10 +68,14 @@ function descriptionLocales(product: Product): string[] {
 
 function map(product: Product, ch: CompiledChannel, context: MappingContext): MapResult {
   const s = ch.settings;
-  const facts = productFacts(product, context);
+  const shared = productFacts(product, context);
+  const refusal = offerRefusal(product, shared, s, context.priceUnit);
+  const useCatalogue = refusal !== undefined && s.offers.whenRefused === "catalogue";
+  const facts = useCatalogue ? withoutOffer(shared) : shared;
   const offer = facts.offer;
   const early = eligibility(product, facts, s.eligibility, context.clock);
-  if (context.offers !== undefined && offer === undefined && s.offers.whenMissing === "skip") early.push({ code: "NO_OFFER" });
+  if (context.offers !== undefined && shared.offer === undefined && s.offers.whenMissing === "skip") early.push({ code: "NO_OFFER" });
+  if (refusal !== undefined && !useCatalogue) early.push(refusal);
   const availability = offer?.availability ?? "in_stock";
   if (availability === "out_of_stock" && s.offers.excludeOutOfStock) early.push({ code: "OUT_OF_STOCK" });
   if (early.length > 0) return { ok: false, reasons: early };
@@ -77,7 +83,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   const chain = ch.chain;
   const primary = chain[0];
   const fallbacks: Record<string, string> = {};
-  const warnings: Reason<WarningCode>[] = [];
+  const warnings: Reason<WarningCode>[] = useCatalogue ? [{ code: "OFFER_NOT_USED", detail: refusal.detail ?? "" }] : [];
   const problems: Reason[] = [];
   // Counted first: a product written for another language is not for this feed, whatever else it lacks.
   const language: Reason[] = [];

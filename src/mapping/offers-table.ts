@@ -12,8 +12,13 @@
  *
  * Only the main thread adds (while the file is read); afterwards every thread
  * only reads, so no locking is needed.
+ *
+ * A row refused for a bad field keeps its keys here too, with only its line and why (`refused`):
+ * its product must not fall back to the catalogue's price and `in_stock` as if the shop had no
+ * row for it (offers.whenRefused decides, mapping/offer-check.ts).
  */
 import type { Availability } from "./feed-item.js";
+import { OFFER_ERRORS, type OfferErrorCode } from "./reasons.js";
 import { ensure, type SharedPool, sharedArray, StringPool } from "./shared-arrays.js";
 
 /** One offer as mapping sees it. */
@@ -30,7 +35,11 @@ export interface Offer {
   /** Unix seconds: when a preorder or backorder ships. */
   availabilityDate?: number;
   link?: string;
+  /** Set on a row refused when the file was read: only `line` and this are kept of it. */
+  refused?: OfferErrorCode;
 }
+
+const REFUSALS = Object.keys(OFFER_ERRORS) as OfferErrorCode[];
 
 /** Prices are stored as int32 cents: anything above is refused as a price (OFFER_BAD_PRICE). */
 export const MAX_PRICE_CENTS = 0x7fffffff;
@@ -39,6 +48,10 @@ const AVAILABILITIES: readonly (Availability | undefined)[] = [undefined, "in_st
 /** What a worker thread receives: the arrays (shared, not copied) and the counts. */
 export interface SharedOffers {
   size: number;
+  /** Of `size`, the refused rows. */
+  refusedCount: number;
+  /** 0, or 1 + the index of the refusal's code in OFFER_ERRORS. */
+  refused: Uint8Array;
   line: Uint32Array;
   price: Int32Array;
   salePrice: Int32Array;
@@ -67,6 +80,8 @@ export class OffersIndex {
     const rows = 1024;
     return new OffersIndex({
       size: 0,
+      refusedCount: 0,
+      refused: sharedArray(Uint8Array, rows),
       line: sharedArray(Uint32Array, rows),
       price: sharedArray(Int32Array, rows),
       salePrice: sharedArray(Int32Array, rows),
@@ -94,9 +109,9 @@ export class OffersIndex {
     return this.d;
   }
 
-  /** Offers (rows) in the index. */
+  /** Accepted offers (rows) in the index; refused rows kept for their keys are not counted. */
   get size(): number {
-    return this.d.size;
+    return this.d.size - this.d.refusedCount;
   }
 
   hasId(id: string): boolean {
@@ -105,6 +120,18 @@ export class OffersIndex {
 
   hasGtin(key: string): boolean {
     return this.gtinRow(Number(key)) >= 0;
+  }
+
+  /** Whether a key is taken by an accepted row (`accepted`), only by refused ones (`refused`), or free. */
+  taken(id: string | undefined, gtinKeys: readonly string[]): "accepted" | "refused" | undefined {
+    const rows: number[] = [];
+    if (id !== undefined) {
+      const index = StringPool.from(this.d.ids).find(id);
+      if (index >= 0) rows.push(this.d.idRow[index]!);
+    }
+    for (const key of gtinKeys) rows.push(this.gtinRow(Number(key)));
+    const used = rows.filter((row) => row >= 0);
+    return used.length === 0 ? undefined : used.some((row) => this.d.refused[row] === 0) ? "accepted" : "refused";
   }
 
   byId(id: string): Offer | undefined {
@@ -124,11 +151,20 @@ export class OffersIndex {
     for (let i = 0; i < pool.count; i++) yield pool.get(i);
   }
 
-  /** Adds a validated offer under its keys; the caller checked that no key is taken (OFFER_DUPLICATE). */
+  /**
+   * Adds a validated offer under its keys, or (with `offer.refused`) a refused row's line and
+   * reason. The caller checked that no key is taken by an accepted row (OFFER_DUPLICATE); keys of
+   * refused rows are taken over by an accepted one.
+   */
   add(offer: Offer, id: string | undefined, gtinKeys: readonly string[]): void {
     const d = this.d;
     const row = d.size++;
     const n = d.size;
+    d.refused = ensure(d.refused, n);
+    if (offer.refused !== undefined) {
+      d.refused[row] = REFUSALS.indexOf(offer.refused) + 1;
+      d.refusedCount++;
+    }
     d.line = ensure(d.line, n);
     d.price = ensure(d.price, n);
     d.salePrice = ensure(d.salePrice, n);
@@ -163,8 +199,8 @@ export class OffersIndex {
 
   /**
    * What mapping can use of the offer lookupOffer() finds for these keys, as a string ("" for
-   * none): a reused row stays right while this is unchanged (src/rowcache/). The row's line
-   * number is left out: no output shows it, and an offer that only moved keeps its rows.
+   * none): a reused row stays right while this is unchanged (src/rowcache/). An accepted row's
+   * line number is left out: no output shows it, and an offer that only moved keeps its rows.
    */
   fingerprint(productId: string, gtinKeys: Iterable<string>): string {
     let row = -1;
@@ -181,12 +217,16 @@ export class OffersIndex {
     const link = d.link[row]! >= 0 ? StringPool.from(d.links).get(d.link[row]!) : "";
     // The availability date only when the row has one: fingerprints of rows without stay as they were.
     const date = Number.isNaN(d.availabilityDate[row]) ? "" : `@${d.availabilityDate[row]}`;
-    return `${d.price[row]}|${d.salePrice[row]}|${d.quantity[row]}|${d.saleFrom[row]}|${d.saleUntil[row]}|${d.availability[row]}${date}|${d.link[row]! >= 0 ? "l" : "-"}${link}`;
+    // The refusal only when the row is refused (fingerprints of accepted rows stay as they were),
+    // with its line: OFFER_REFUSED names it.
+    const refused = d.refused[row] === 0 ? "" : `!${d.refused[row]}@${d.line[row]}`;
+    return `${refused}${d.price[row]}|${d.salePrice[row]}|${d.quantity[row]}|${d.saleFrom[row]}|${d.saleUntil[row]}|${d.availability[row]}${date}|${d.link[row]! >= 0 ? "l" : "-"}${link}`;
   }
 
   private offer(row: number): Offer {
     const d = this.d;
     const offer: Offer = { line: d.line[row]! };
+    if (d.refused[row] !== 0) offer.refused = REFUSALS[d.refused[row]! - 1]!;
     if (d.price[row]! > 0) offer.priceCents = d.price[row]!;
     if (d.salePrice[row]! > 0) offer.salePriceCents = d.salePrice[row]!;
     if (!Number.isNaN(d.saleFrom[row])) offer.saleFrom = d.saleFrom[row]!;
@@ -210,7 +250,8 @@ export class OffersIndex {
 
   private addGtin(key: number, row: number): void {
     const d = this.d;
-    if (this.gtinRow(key) >= 0) return; // the same code twice in one row (gtin and cip13)
+    // Taken: the same code twice in one row (gtin and cip13), or a refused row's that `row` replaces.
+    if (this.gtinRow(key) >= 0) return this.placeGtin(key, row, true);
     if ((d.gtinCount + 1) * 2 > d.gtinRows.length) {
       const [keys, rows] = [d.gtinKeys, d.gtinRows];
       d.gtinKeys = sharedArray(Float64Array, keys.length * 2);
@@ -221,11 +262,11 @@ export class OffersIndex {
     d.gtinCount++;
   }
 
-  private placeGtin(key: number, row: number): void {
+  private placeGtin(key: number, row: number, taken = false): void {
     const { gtinKeys, gtinRows } = this.d;
     const mask = gtinRows.length - 1;
     let slot = hashNumber(key) & mask;
-    while (gtinRows[slot] !== 0) slot = (slot + 1) & mask;
+    while (gtinRows[slot] !== 0 && !(taken && gtinKeys[slot] === key)) slot = (slot + 1) & mask;
     gtinKeys[slot] = key;
     gtinRows[slot] = row + 1;
   }

@@ -183,11 +183,15 @@ export function addOfferRow(index: OffersIndex, row: Record<string, unknown>, li
     if (isValidHttpUrl(link)) offer.link = link;
     else err("OFFER_BAD_LINK", link);
   }
-  if (errors.length > 0) return errors;
-
-  if ((keys.id !== undefined && index.hasId(keys.id)) || gtinKeys.some((k) => index.hasGtin(k))) {
-    return [{ line, reason: "OFFER_DUPLICATE", detail: keys.id ?? gtinKeys[0] ?? "" }];
+  const taken = index.taken(keys.id, gtinKeys);
+  if (errors.length > 0) {
+    // Kept under its keys when no other row has them: its product is then handled by
+    // offers.whenRefused instead of looking like one the shop does not list. An accepted row
+    // for the same product, before or after it, is the one used.
+    if (taken === undefined && (keys.id !== undefined || gtinKeys.length > 0)) index.add({ line, refused: errors[0]!.reason }, keys.id, gtinKeys);
+    return errors;
   }
+  if (taken === "accepted") return [{ line, reason: "OFFER_DUPLICATE", detail: keys.id ?? gtinKeys[0] ?? "" }];
   if (offer.availability === undefined && offer.quantity !== undefined) {
     offer.availability = offer.quantity > 0 ? "in_stock" : "out_of_stock";
   }

@@ -84,6 +84,10 @@ function words(code: string, s: ChannelMapping): string | undefined {
       );
     case "IMAGE_FAILED":
       return "the main image could not be downloaded or converted (images.process.onError is exclude)";
+    case "OFFER_REFUSED":
+      return "the product's row in the offers file was refused, and the channel leaves such products out rather than publish the catalogue's price and stock (offers.whenRefused is exclude)";
+    case "IMPLAUSIBLE_PRICE":
+      return `the offers file's price is more than ${s.offers.maxPriceRatio} times the catalogue's public price, or less than a ${s.offers.maxPriceRatio === 0 ? "" : `1/${s.offers.maxPriceRatio} `}of it (offers.maxPriceRatio), so the product is left out rather than published at a wrong price`;
     case "MAPPING_ERROR":
       return "the record does not have the shape the catalogue documents";
     case "GTIN_DROPPED":
@@ -102,6 +106,8 @@ function words(code: string, s: ChannelMapping): string | undefined {
       return "an image could not be processed; the catalogue's URL was published instead";
     case "IMAGE_DROPPED":
       return "an additional image could not be processed and was left out";
+    case "OFFER_NOT_USED":
+      return "the product's offers row was not used (offers.whenRefused is catalogue): the catalogue's price and availability were published";
     default:
       return undefined;
   }

@@ -35,6 +35,8 @@ export const REASONS = {
   MISSING_CATEGORY: "No category path in the channel's locale chain, no `categories.defaultPath`, and the channel requires one (Kelkoo).",
   MISSING_AVAILABILITY_DATE: "The offer says preorder or backorder without an `availability_date`, and the channel requires one (`offers.requireAvailabilityDate`: Google, Microsoft); detail is the availability.",
   MISSING_LANGUAGE: "The name (or a required description) exists only in other languages than the channel's, and the channel does not opt in to a fallback for that field; detail names the field and the languages found.",
+  OFFER_REFUSED: "The product's row in the offers file was refused (a bad price, date, quantity, availability or link) and the channel's `offers.whenRefused` is `exclude` (the default); detail gives the row's line and code.",
+  IMPLAUSIBLE_PRICE: "The offers file's price is more than `offers.maxPriceRatio` times (default 5) the catalogue's `publicPrice`, or less than its fraction (\"189900\" for 1,899.00: cents in the euros column?); detail gives both.",
 } as const;
 
 export type ReasonCode = keyof typeof REASONS;
@@ -78,6 +80,7 @@ export const WARNINGS = {
   IMAGE_FALLBACK: "An image could not be downloaded or converted and the catalogue's URL was published instead (`onError: original`).",
   IMAGE_DROPPED: "An additional image could not be downloaded or converted and was left out (`onError: exclude`).",
   UNIT_MEASURE_MISMATCH: "The quantity in the name disagrees with the package content (\"25 ml\" sold as 225 ml): no unit price is published rather than a wrong one; detail gives both.",
+  OFFER_NOT_USED: "The product's offers row was refused or its price is implausible, and the channel's `offers.whenRefused` is `catalogue`: published at the catalogue's price and availability; detail says why.",
 } as const;
 export type WarningCode = keyof typeof WARNINGS;
 

@@ -52,6 +52,19 @@ export const OfferSettings = z
   .object({
     /** A product the offers file does not list: left out (NO_OFFER) or sold at the catalogue price, in stock. */
     whenMissing: z.enum(["skip", "catalogue"]).default("catalogue"),
+    /**
+     * A product whose offers row was refused (a bad field) or whose offer price is implausible:
+     * left out with the row's reason (OFFER_REFUSED / IMPLAUSIBLE_PRICE), so that a wrong price is
+     * never published instead of the shop's; or published at the catalogue's price, in stock, with
+     * the warning OFFER_NOT_USED.
+     */
+    whenRefused: z.enum(["exclude", "catalogue"]).default("exclude"),
+    /**
+     * An offer price more than this many times the catalogue's publicPrice, or less than 1/this
+     * of it, is implausible (IMPLAUSIBLE_PRICE): "189900" typed for 1,899.00 is 100x.
+     * 0 turns the check off.
+     */
+    maxPriceRatio: z.union([z.literal(0), z.number().min(1.5)]).default(5),
     /** Leave out items whose offer says out of stock (OUT_OF_STOCK) instead of publishing them as such. */
     excludeOutOfStock: z.boolean().default(false),
     /**

@@ -87,7 +87,7 @@ const en: AlertWords = {
   onlineSince: "online file published {at}",
   nothingOnline: "nothing online",
   forceYes: " If the file is right as it is (fewer offers on purpose), publish it anyway with `{cmd}`.",
-  forceNo: " Do not use --force here: it would publish catalogue prices and stock for every product whose row was refused.",
+  forceNo: " Do not use --force here: it would publish without the refused rows, each of their products left out or sold at catalogue prices and stock.",
   retire: " {channel} stays online because a marketplace fetched it: register the new feed's address at that marketplace{near}, then stop serving the old one with `{cmd}`.",
   nearName: " (the config now names {near})",
   hint: {
@@ -150,7 +150,7 @@ const fr: AlertWords = {
   onlineSince: "fichier en ligne publié le {at}",
   nothingOnline: "rien en ligne",
   forceYes: " Si le fichier est juste tel quel (moins d'offres à dessein), publiez-le quand même avec `{cmd}`.",
-  forceNo: " N'utilisez pas --force ici : il publierait les prix et stocks du catalogue pour chaque produit dont la ligne a été refusée.",
+  forceNo: " N'utilisez pas --force ici : il publierait sans les lignes refusées, chacun de leurs produits retiré ou vendu aux prix et stocks du catalogue.",
   retire: " {channel} reste en ligne parce qu'une place de marché l'a récupéré : enregistrez l'adresse du nouveau flux auprès de cette place de marché{near}, puis arrêtez de servir l'ancien avec `{cmd}`.",
   nearName: " (la configuration nomme maintenant {near})",
   hint: {
@@ -213,7 +213,7 @@ const nl: AlertWords = {
   onlineSince: "online bestand gepubliceerd op {at}",
   nothingOnline: "niets online",
   forceYes: " Is het bestand juist zoals het is (bewust minder aanbiedingen), publiceer het dan toch met `{cmd}`.",
-  forceNo: " Gebruik hier geen --force: dat zou catalogusprijzen en -voorraad publiceren voor elk product waarvan de regel geweigerd werd.",
+  forceNo: " Gebruik hier geen --force: dat zou publiceren zonder de geweigerde regels, elk van hun producten weggelaten of verkocht tegen catalogusprijs en -voorraad.",
   retire: " {channel} blijft online omdat een marktplaats hem ophaalde: registreer het adres van de nieuwe feed bij die marktplaats{near} en stop dan met het oude via `{cmd}`.",
   nearName: " (de configuratie noemt nu {near})",
   hint: {

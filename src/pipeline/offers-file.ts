@@ -96,7 +96,7 @@ export function offersRefused(file: string, problems: string[], parsed: ParsedOf
   const helps = forceHelps(parsed);
   const override = helps
     ? "--force uses the file anyway, if it is right as it is"
-    : "fix the file: --force would publish catalogue prices and stock for every product whose row was refused";
+    : "fix the file: --force would publish without the refused rows, each of their products left out or sold at catalogue prices and stock (offers.whenRefused, offers.whenMissing)";
   return new PharmafeedError("OFFERS_REFUSED", `offers file ${file} ${what} (${override})\n${problems.map((p) => `  - ${p}`).join("\n")}`, {
     context: { file, forceHelps: helps, ...(firstLine === undefined ? {} : { line: firstLine }) },
   });

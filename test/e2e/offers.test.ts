@@ -4,13 +4,14 @@
  * byte-identical, the report of refused rows aside) and exits 7 naming the
  * lines; `validate` says the same; `--force` uses the file anyway.
  */
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
 import { ensureBuilt, killAll, runCli, sandboxEnv, type CliResult } from "./cli.js";
 import { channelsForEveryPreset, removeTemporaries, writeConfig, type E2eConfig } from "./config.js";
-import { readManifestJson, snapshot, type ManifestJson } from "./feeds.js";
+import { parseFeed, readManifestJson, readReport, snapshot, type ManifestJson } from "./feeds.js";
+import { createCatalogue } from "../../src/sandbox/index.js";
 import { catalogueFacts } from "./oracle.js";
 
 const SEED = 11;
@@ -63,7 +64,7 @@ describe("an offers file the parser does not understand (EAN;Prix;Stock)", () =>
 
     const refused = await run("generate", config);
     expect(refused.code, refused.stderr).toBe(7);
-    expect(refused.stderr).toContain(`OFFERS_REFUSED: offers file ${offersFile} refused: nothing was published, the live feeds stay (fix the file: --force would publish catalogue prices and stock for every product whose row was refused)`);
+    expect(refused.stderr).toContain(`OFFERS_REFUSED: offers file ${offersFile} refused: nothing was published, the live feeds stay (fix the file: --force would publish without the refused rows, each of their products left out or sold at catalogue prices and stock (offers.whenRefused, offers.whenMissing))`);
     expect(refused.stderr).toContain('line 1: unknown column or key "ean"');
     expect(refused.stderr).toContain("line 1: OFFER_NO_KEY: the header has no id, gtin or cip13 column");
     expect(refused.stderr).toContain("0 of 40 rows accepted (0.0%), fewer than offers.minAcceptedPercent 95%");
@@ -109,5 +110,42 @@ describe("an offers file with too many bad rows, or far fewer offers than the la
     const validate = await run("validate", config);
     expect(validate.code, validate.stderr).toBe(7);
     expect(validate.stderr).toContain("against 40 in the last run");
+  });
+});
+
+describe("a price typed in cents in the euros column, and a row refused for its price", () => {
+  it("leaves both products out with their reasons in the report, the manifest and explain; never the catalogue's price in stock", async () => {
+    const { config, offersFile } = await afterGoodRun(40);
+    const csvFeed = async () => parseFeed(await readFile(join(config.outputDir, "generic-csv-nl.csv"), "utf8"), "csv").map((r) => r["id"]);
+    const publicCents = new Map([...createCatalogue({ seed: SEED, products: PRODUCTS, assetBaseUrl: "http://sandbox.test" }).products()].map((p) => [p["id"], p["publicPrice"]]));
+    // Two products the good run published, with a catalogue price.
+    const [typo, refused] = (await csvFeed()).filter((id) => typeof publicCents.get(id) === "number").slice(0, 2) as [string, string];
+    const cents = publicCents.get(typo) as number;
+    const others = ids.slice(0, 40).filter((id) => id !== typo && id !== refused);
+    // The typo: the shop's price is the catalogue's, typed in cents in a column of euros (100x).
+    // Every other row at the catalogue's price (a comma decimal, as a French spreadsheet writes it).
+    const shopPrice = (id: string) => (typeof publicCents.get(id) === "number" ? ((publicCents.get(id) as number) / 100).toFixed(2).replace(".", ",") : "5,00");
+    const lines = ["id;price;quantity", ...others.map((id) => `${id};${shopPrice(id)};3`), `${typo};${cents};3`, `${refused};12,99.5;3`];
+    await writeFile(offersFile, lines.join("\n") + "\n");
+
+    const result = await run("generate", config);
+    expect(result.code, result.stderr).toBe(0);
+    const feed = await csvFeed();
+    expect(feed).not.toContain(typo);
+    expect(feed).not.toContain(refused);
+    const report = await readReport(config.outputDir, "generic-csv-nl");
+    expect(report.find((r) => r["id"] === typo)).toMatchObject({
+      reason: "IMPLAUSIBLE_PRICE",
+      detail: expect.stringContaining(`price ${(cents).toFixed(2)} in the offers file is 100 times the catalogue's public price ${(cents / 100).toFixed(2)}: looks like cents in the euros column`),
+    });
+    expect(report.find((r) => r["id"] === refused)).toMatchObject({ reason: "OFFER_REFUSED", detail: expect.stringContaining(`offers file line ${lines.length}: OFFER_BAD_PRICE`) });
+    const manifest = await manifestOf(config.outputDir);
+    for (const channel of ["google-fr", "generic-csv-nl", "idealo-fr"]) {
+      expect(manifest.channels.find((c) => c.name === channel)?.excluded, channel).toMatchObject({ IMPLAUSIBLE_PRICE: 1, OFFER_REFUSED: 1 });
+    }
+    const explain = await runCli(["explain", "--config", config.configFile, typo], { env: sandboxEnv(sandbox) });
+    expect(explain.code, explain.stderr).toBe(0);
+    expect(explain.stdout).toContain("IMPLAUSIBLE_PRICE");
+    expect(explain.stdout).toContain("cents in the euros column");
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { OffersIndex, type Offer } from "../../src/mapping/offers-table.js";
 
-/** Every field of Offer with two values; `line` is the one a fingerprint leaves out. */
-const VALUES: { [K in keyof Required<Offer>]: [Offer[K], Offer[K]] } = {
+/** Every field of an accepted Offer with two values; `line` is the one a fingerprint leaves out. */
+const VALUES: { [K in keyof Required<Omit<Offer, "refused">>]: [Offer[K], Offer[K]] } = {
   line: [2, 3],
   priceCents: [1299, 1399],
   salePriceCents: [999, 899],
@@ -38,6 +38,14 @@ describe("OffersIndex.fingerprint (a refresh reuses a row while it is unchanged)
       const { [field as keyof Offer]: _, ...without } = base();
       expect(fingerprintOf(without as Offer), field).not.toBe(before);
     }
+  });
+
+  it("tells a refused row from an accepted one, and one refused row from another by its reason and line (OFFER_REFUSED names both)", () => {
+    const refused = fingerprintOf({ line: 2, refused: "OFFER_BAD_PRICE" });
+    expect(refused).not.toBe(fingerprintOf({ line: 2 }));
+    expect(refused).not.toBe(fingerprintOf({ line: 2, refused: "OFFER_BAD_DATE" }));
+    expect(refused).not.toBe(fingerprintOf({ line: 3, refused: "OFFER_BAD_PRICE" }));
+    expect(refused).toBe(fingerprintOf({ line: 2, refused: "OFFER_BAD_PRICE" }));
   });
 
   it("finds the offer as mapping does: by id first, then by GTIN; none is the empty string", () => {

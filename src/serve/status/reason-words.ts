@@ -41,6 +41,9 @@ const WORDS: Record<string, Triple> = {
   MISSING_LANGUAGE: ["no text in the feed's language", "pas de texte dans la langue du flux", "geen tekst in de taal van de feed"],
   MISSING_CATEGORY: ["no category", "pas de catégorie", "geen categorie"],
   UNIT_MEASURE_MISMATCH: ["unit price not computable", "prix à l'unité non calculable", "eenheidsprijs niet te berekenen"],
+  OFFER_REFUSED: ["offers row refused", "ligne d'offre refusée", "aanbiedingsregel geweigerd"],
+  IMPLAUSIBLE_PRICE: ["implausible offer price", "prix d'offre invraisemblable", "onwaarschijnlijke aanbiedingsprijs"],
+  OFFER_NOT_USED: ["offers row not used: catalogue price", "ligne d'offre non utilisée : prix du catalogue", "aanbiedingsregel niet gebruikt: catalogusprijs"],
 };
 
 /** A code without words (a new one): words that say so, never the code twice. */
