@@ -14,6 +14,7 @@ import type { Product } from "../catalogue/schemas/product.js";
 import type { MappingContext } from "./context.js";
 import { selectImages, type ImagePlan } from "./photos.js";
 import { selectDescription, type DescriptionChoice } from "./text.js";
+import { localesWithText } from "./locale.js";
 
 interface ProductCache {
   product: Product | undefined;
@@ -78,6 +79,27 @@ function descriptionKey(settings: DescriptionSettings, chainKey: string): number
 export function sharedDescription(product: Product, settings: DescriptionSettings, chain: readonly string[], chainKey: string, context: MappingContext): DescriptionChoice | undefined {
   return shared(context, product, descriptionKey(settings, chainKey), () =>
     selectDescription(product, settings.types, settings.targetGroup, chain, settings.maxLength, context.memo.last.html),
+  );
+}
+
+/** Every locale any of the product's descriptions has text in, sorted: the same for every channel. */
+const ALL_DESCRIPTION_LOCALES = intern("description locales");
+function descriptionLocales(product: Product): string[] {
+  const locales = new Set<string>();
+  for (const d of product.descriptions ?? []) for (const l of localesWithText(d.content)) locales.add(l);
+  return [...locales].sort();
+}
+
+/**
+ * The locales, other than a channel's own, that hold a usable description for these settings
+ * (MISSING_LANGUAGE rather than MISSING_DESCRIPTION), shared by the channels with the same
+ * description settings: a product without one in its channels' languages is asked by each.
+ */
+export function sharedDescriptionLocales(product: Product, settings: DescriptionSettings, context: MappingContext): string[] {
+  return shared(context, product, descriptionKey(settings, "*any single locale*"), () =>
+    shared(context, product, ALL_DESCRIPTION_LOCALES, () => descriptionLocales(product)).filter((l) =>
+      selectDescription(product, settings.types, settings.targetGroup, [l], settings.maxLength, context.memo.last.html),
+    ),
   );
 }
 

@@ -33,8 +33,8 @@ import { formatMoney } from "./money.js";
 import { activeSale, selectPrice } from "./price.js";
 import type { Reason, WarningCode } from "./reasons.js";
 import type { ChannelMapping } from "./settings.js";
-import { sharedDescription, sharedImages } from "./locale-cache.js";
-import { finishTitle, selectDescription } from "./text.js";
+import { sharedDescription, sharedDescriptionLocales, sharedImages } from "./locale-cache.js";
+import { finishTitle } from "./text.js";
 import { nameToText } from "./title-text.js";
 import { withoutTracking } from "./tracking.js";
 import { itemUnitPricing } from "./unit-pricing.js";
@@ -58,12 +58,6 @@ export function mapProduct(product: Product, channel: CompiledChannel | ChannelM
 /** MISSING_LANGUAGE when `field` has text in other languages only; undefined when it has none at all. */
 function inOtherLanguages(field: string, locales: readonly string[]): Reason | undefined {
   return locales.length === 0 ? undefined : { code: "MISSING_LANGUAGE", detail: `${field}: only ${locales.join(", ")}` };
-}
-
-function descriptionLocales(product: Product): string[] {
-  const locales = new Set<string>();
-  for (const d of product.descriptions ?? []) for (const l of localesWithText(d.content)) locales.add(l);
-  return [...locales].sort();
 }
 
 function map(product: Product, ch: CompiledChannel, context: MappingContext): MapResult {
@@ -130,7 +124,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     if (description.truncated) warnings.push({ code: "DESCRIPTION_TRUNCATED" });
   } else if (d.required) {
     // Only on this rare path: is there a usable description in some other language?
-    const others = descriptionLocales(product).filter((l) => selectDescription(product, d.types, d.targetGroup, [l], d.maxLength, context.memo.last.html));
+    const others = sharedDescriptionLocales(product, d, context);
     const other = inOtherLanguages("description", others);
     if (other !== undefined) language.push(other);
     else problems.push({ code: "MISSING_DESCRIPTION" });

@@ -113,9 +113,21 @@ function words(code: string, s: ChannelMapping): string | undefined {
   }
 }
 
+/**
+ * words(), once per code and channel: a report line per excluded product and channel asked for
+ * the same sentence (built from the settings) hundreds of thousands of times a run.
+ */
+const said = new WeakMap<ChannelMapping, Map<string, string | undefined>>();
+function wordsOnce(code: string, settings: ChannelMapping): string | undefined {
+  let byCode = said.get(settings);
+  if (byCode === undefined) said.set(settings, (byCode = new Map()));
+  if (!byCode.has(code)) byCode.set(code, words(code, settings));
+  return byCode.get(code);
+}
+
 /** "<words>: <detail>", or the detail alone for a code without words. */
 export function reasonDetail(reason: Reason<string>, settings: ChannelMapping): string {
-  const sentence = words(reason.code, settings);
+  const sentence = wordsOnce(reason.code, settings);
   if (sentence === undefined) return reason.detail ?? "";
   return reason.detail === undefined || reason.detail === "" ? sentence : `${sentence}: ${reason.detail}`;
 }

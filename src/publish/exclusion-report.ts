@@ -33,18 +33,21 @@ export interface ReportProduct {
 const cells = (p: ReportProduct): string[] => [p.id, p.gtin ?? "", p.name ?? "", p.brand ?? ""];
 
 /**
- * `line` with every cell rid of the characters no feed carries either (mapping/controls.ts): a
+ * `line` of the cells, each rid of the characters no feed carries either (mapping/controls.ts): a
  * catalogue's text can hold NUL and the like, and CSV readers (spreadsheets, csv-parse, Python's
- * csv) refuse a file with a NUL. The feeds drop them the same way.
+ * csv) refuse a file with a NUL. The feeds drop them the same way. The array is the caller's own.
  */
-function printable(line: (cells: string[]) => string): (cells: string[]) => string {
-  return (values) => line(values.map(dropControlChars));
+function printable(line: (cells: string[]) => string, values: string[]): string {
+  for (let i = 0; i < values.length; i++) values[i] = dropControlChars(values[i]!);
+  return line(values);
 }
 
 /** A report's CSV line for one excluded product: the first reason is the one counted; the others are listed for the reader. */
 export function exclusionLine(line: (cells: string[]) => string, product: ReportProduct, reasons: readonly Reason<string>[], settings: ChannelMapping): string {
-  const [first, ...others] = reasons;
-  return printable(line)([...cells(product), first?.code ?? "", first ? reasonDetail(first, settings) : "", others.map((r) => r.code).join("|")]);
+  const first = reasons[0];
+  let others = "";
+  for (let i = 1; i < reasons.length; i++) others += (i > 1 ? "|" : "") + reasons[i]!.code;
+  return printable(line, [product.id, product.gtin ?? "", product.name ?? "", product.brand ?? "", first?.code ?? "", first ? reasonDetail(first, settings) : "", others]);
 }
 
 /** The warnings report's lines for one published item ("" when it has none). */
@@ -56,9 +59,8 @@ export function warningLines(
   settings: ChannelMapping,
 ): string {
   let out = "";
-  line = printable(line);
-  for (const w of warnings) out += line([...cells(product), "warning", w.code, reasonDetail(w, settings)]);
-  for (const field in fallbacks) out += line([...cells(product), "fallback", field, fallbackDetail(field, fallbacks[field]!, settings)]);
+  for (const w of warnings) out += printable(line, [...cells(product), "warning", w.code, reasonDetail(w, settings)]);
+  for (const field in fallbacks) out += printable(line, [...cells(product), "fallback", field, fallbackDetail(field, fallbacks[field]!, settings)]);
   return out;
 }
 

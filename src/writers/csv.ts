@@ -41,16 +41,34 @@ function cellwise(options: RowOptions, library: (cells: string[]) => string): ((
   const special = new RegExp(`["\\r\\n${escapeRegExp(delimiter)}${extraClass ?? ""}]`);
   const alsoQuoted = extraClass === undefined ? extra : undefined;
   const plain = (cell: string) => !special.test(cell) && (alsoQuoted === undefined || !alsoQuoted.test(cell));
+  // Short cells that need quoting repeat (a report's reason sentences, with their commas): each
+  // is quoted by the library once. Bounded, and long cells (descriptions) never kept.
+  const quotedCells = new Map<string, string>();
+  const quoted = (cell: string): string => {
+    let out = quotedCells.get(cell);
+    if (out === undefined) {
+      out = library([cell]).slice(0, -end.length);
+      if (cell.length <= QUOTED_CELL_MAX_LENGTH) {
+        if (quotedCells.size >= QUOTED_CELLS) quotedCells.clear();
+        quotedCells.set(cell, out);
+      }
+    }
+    return out;
+  };
   return (cells) => {
     let out = "";
     for (let i = 0; i < cells.length; i++) {
       const cell = cells[i]!;
       if (i > 0) out += delimiter;
-      out += plain(cell) ? cell : library([cell]).slice(0, -end.length);
+      out += plain(cell) ? cell : quoted(cell);
     }
     return out + end;
   };
 }
+
+/** At most this many quoted cells kept per stringifier, each at most this long: ~0.5 MB at worst. */
+const QUOTED_CELLS = 512;
+const QUOTED_CELL_MAX_LENGTH = 512;
 
 /**
  * csv-stringify's rendering of a record, through its public sync API. Its stream core was faster

@@ -66,4 +66,16 @@ describe("rowStringifier", () => {
     expect(line(["line\nbreak", "c"])).toBe('"line\nbreak",c\r\n');
     expect(line(["cr\ronly", "c"])).toBe('"cr\ronly",c\r\n');
   });
+
+  it("a quoted cell seen before is the same bytes: repeated, long (never kept), and past the bound of kept cells", () => {
+    const line = rowStringifier({});
+    const long = `${"a, ".repeat(300)}"end"`;
+    const cells = [
+      ...Array.from({ length: 3 }, () => 'status inactive: the channel publishes "active" products only, always'),
+      long,
+      long,
+      ...Array.from({ length: 1500 }, (_, i) => `reason ${i % 700}, detail`),
+    ];
+    for (const cell of cells) expect(line(["M1", cell, "x"])).toBe(stringify([["M1", cell, "x"]], {}));
+  });
 });
