@@ -17,7 +17,7 @@ const LAYERS = [
   ["writers"],
   ["presets"],
   ["publish"],
-  ["snapshot", "rowcache"],
+  ["snapshot", "rowcache", "history"],
   ["notify"],
   ["destinations"],
   ["merchant"],

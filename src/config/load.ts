@@ -301,6 +301,7 @@ export async function loadConfig(
     channelNames: channels.map((c) => c.name),
     serve: config.serve,
     notify: config.notify,
+    history: config.history,
     lock: config.lock,
     ...(main.skipped ? { skipped: main.skipped } : {}),
   };

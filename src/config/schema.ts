@@ -10,6 +10,7 @@ import { milliseconds } from "../core/duration.js";
 import { PRESET_NAMES } from "../presets/index.js";
 import { NotifySettings } from "../notify/settings.js";
 import { MerchantSettings } from "../merchant/settings.js";
+import { HistorySettings } from "../history/settings.js";
 import { Destinations } from "../destinations/settings.js";
 
 export const SourceConfig = z
@@ -119,6 +120,8 @@ export const MainConfig = z
       .prefault({}),
     /** Alerts (webhooks, e-mail) on a failed run, a tripped gate, a refused offers file, stale feeds. */
     notify: NotifySettings.optional(),
+    /** Every published version of every feed, kept for the last runs (docs/history.md). */
+    history: HistorySettings.prefault({}),
     /** Where every channel's published files are pushed, unless its own file lists its own (docs/destinations.md). */
     destinations: Destinations.optional(),
   })

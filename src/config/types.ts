@@ -58,4 +58,6 @@ export interface LoadedConfig {
   /** Sections not checked because the command does not use them and their variables are unset (loadConfig's notify: false). */
   skipped?: string[];
   lock: MainConfig["lock"];
+  /** How many runs' published feeds are kept (history/). */
+  history: MainConfig["history"];
 }

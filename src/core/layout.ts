@@ -8,6 +8,7 @@
  *     <channel files>            feeds, from each channel's `file` (publish/)
  *     manifest.json              the last run (publish/manifest.ts)
  *     history/                   earlier manifests (publish/manifest.ts)
+ *       feeds/<sha256>.gz        every published version of every feed, by digest (history/)
  *     reports/                   exclusion and offers reports (publish/exclusion-report.ts)
  *     preview/                   a dry run's feeds and reports (publish/preview.ts)
  *     images/                    the photo cache, served under /images (images/)
@@ -28,6 +29,8 @@
 
 export const MANIFEST_FILE = "manifest.json";
 export const HISTORY_DIR = "history";
+/** Kept versions of the published feeds, gzipped, named by the sha256 of the published file (history/store.ts). */
+export const FEED_HISTORY_DIR = "history/feeds";
 /** Folder of the reports, inside the output directory. */
 export const REPORTS_DIR = "reports";
 export const PREVIEW_DIR = "preview";

@@ -10,7 +10,7 @@
  *           changed, see rowcache/reuse.ts; a channel with images.process: its rows wait for the
  *           run's image pipeline, see images/pipeline.ts)
  *   ─> local publish: per channel footer ─> sample parse ─> gate ─> journal ─> rename; manifest.json
- *   ─> sinks, kept state (run-parts.ts): snapshot, state log + explain index, image cache
+ *   ─> sinks, kept state (run-parts.ts): feed history, snapshot, state log + explain index, image cache
  *   ─> hooks, after the publish: destinations (S3, SFTP, FTP)
  *   ─> unlock ─> Google's push and read-back, under a lock of their own (merchant/lock.ts)
  *
@@ -35,6 +35,7 @@ import type { SourceMode } from "../snapshot/run-source.js";
 import { recordFailedRun } from "./failed-run.js";
 import { lockOutput, prepareOutput } from "./run-output.js";
 import { type OffersRefusedFigures, readRunOffers } from "./run-offers.js";
+import { historySink } from "../history/sink.js";
 import { RunParts } from "./run-parts.js";
 import { mapProducts } from "./run-products.js";
 import { publishLocally } from "./run-publish.js";
@@ -90,6 +91,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   const lock = await lockOutput({ outputDir, config, startedAt: started, dryRun, logger });
   const client = createCatalogueClient(config.source, { onEvent: retryLogger(logger) });
   const parts = new RunParts();
+  parts.sinks.push(historySink(config.history, logger));
   let offersRefused: OffersRefusedFigures | undefined;
   let result: GenerateResult;
   let settled: PublishedRun;

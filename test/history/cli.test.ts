@@ -1,0 +1,74 @@
+/**
+ * The feed history through the BUILT command line against the sandbox: every run keeps the
+ * versions live after it (unchanged ones once), a dry run keeps nothing, and `history.keepRuns`
+ * prunes the versions no kept run names. The kept bytes are the published ones.
+ */
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readKept } from "../../src/history/store.js";
+import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
+import { ensureBuilt, killAll, runCli, sandboxEnv } from "../e2e/cli.js";
+import { channelsForEveryPreset, removeTemporaries, writeConfig } from "../e2e/config.js";
+import { readManifestJson } from "../e2e/feeds.js";
+import { catalogueFacts } from "../e2e/oracle.js";
+
+const SEED = 12;
+const PRODUCTS = 80;
+let sandbox: SandboxHandle;
+
+beforeAll(async () => {
+  ensureBuilt();
+  sandbox = await startSandbox({ seed: SEED, products: PRODUCTS, rateLimit: 100_000 });
+});
+
+afterAll(async () => {
+  killAll();
+  await sandbox.close();
+  await removeTemporaries();
+});
+
+const kept = async (outputDir: string) => (await readdir(join(outputDir, "history", "feeds")).catch(() => [] as string[])).map((f) => f.replace(/\.gz$/, "")).sort();
+
+describe("the feed history", () => {
+  it("keeps each run's live versions once, nothing for a dry run, and prunes past history.keepRuns", async () => {
+    const ids = catalogueFacts({ seed: SEED, products: PRODUCTS, now: new Date() }).streamIds;
+    const channels = channelsForEveryPreset().filter((c) => ["generic-csv", "idealo"].includes(c.preset));
+    const config = await writeConfig({ channels, main: { offers: { file: "offers.csv", maxDropPercent: 100 }, history: { keepRuns: 2 } } });
+    const offersFile = join(config.root, "config", "offers.csv");
+    const offers = (price: string) => writeFile(offersFile, ["id;price;quantity", ...ids.slice(0, 10).map((id) => `${id};${price};3`)].join("\n") + "\n");
+    const generate = async (...args: string[]) => {
+      const result = await runCli(["generate", "--config", config.configFile, ...args], { env: sandboxEnv(sandbox) });
+      expect(result.code, result.stderr).toBe(0);
+      const manifest = await readManifestJson(config.outputDir);
+      return manifest.channels.map((c) => (c as { live: { sha256: string } }).live.sha256).sort();
+    };
+    const idealo = () => readFile(join(config.outputDir, "idealo-fr.csv"));
+
+    await offers("10,00");
+    const first = await generate();
+    const firstIdealo = await idealo();
+    expect(await kept(config.outputDir)).toEqual(first);
+
+    // The same run again: nothing new to keep.
+    expect(await generate()).toEqual(first);
+    expect(await kept(config.outputDir)).toEqual(first);
+
+    // Prices changed: idealo's file changes (generic-csv, without prices from the offers file, may not).
+    await offers("11,00");
+    await generate("--dry-run");
+    expect(await kept(config.outputDir)).toEqual(first);
+    const second = await generate();
+    expect(second).not.toEqual(first);
+    expect(await kept(config.outputDir)).toEqual([...new Set([...first, ...second])].sort());
+    // The version published before is the bytes that were published, checked against its digest.
+    const before = first.find((d) => !second.includes(d))!;
+    expect(await readKept(config.outputDir, before)).toEqual(firstIdealo);
+
+    // keepRuns 2: a third version leaves out what only the first run named.
+    await offers("12,00");
+    const third = await generate();
+    expect(await kept(config.outputDir)).toEqual([...new Set([...second, ...third])].sort());
+    expect(await readKept(config.outputDir, before)).toBeUndefined();
+  });
+});
