@@ -22,6 +22,7 @@ export function historySink(settings: HistorySettings, logger: Logger): StateSin
     abort: async () => undefined,
     async commit({ outputDir, manifest, dryRun }) {
       if (dryRun) return [];
+      const started = performance.now();
       const problems: Problem[] = [];
       let kept = 0;
       // All at once: the gzip runs in libuv's thread pool (4 threads), so the files compress in parallel.
@@ -45,7 +46,7 @@ export function historySink(settings: HistorySettings, logger: Logger): StateSin
         const earlier = (await readHistory(outputDir)).filter((m) => m.startedAt !== manifest.startedAt).reverse();
         const runs = [manifest, ...earlier].slice(0, settings.keepRuns).map(liveDigests);
         const removed = await prune(outputDir, runs, settings.maxMb * 1024 * 1024);
-        logger.info("feed history", { kept, removed: removed.length });
+        logger.info("feed history", { kept, removed: removed.length, seconds: Number(((performance.now() - started) / 1000).toFixed(2)) });
       } catch (error) {
         problems.push({ kind: "state", code: "HISTORY_NOT_KEPT", reason: `history/feeds could not be pruned: ${(error as Error).message}` });
       }
