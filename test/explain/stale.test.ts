@@ -101,7 +101,12 @@ beforeAll(async () => {
   offersFile = join(await tempDir(), "offers.csv");
   // An offers file, the gate off for drops: the runs change prices only.
   const offersSettings = { file: offersFile, maxDropPercent: 100, minAcceptedPercent: 0 };
-  config = await writeConfig({ channels: channelsForEveryPreset().filter((c) => CHANNELS.includes(c.name)), main: { offers: offersSettings } });
+  // Every product at 10.00 and one at 100.00, whatever its catalogue price: the plausibility check
+  // (offers.maxPriceRatio) off, or it would leave out the products these runs move rows with.
+  const channels = channelsForEveryPreset()
+    .filter((c) => CHANNELS.includes(c.name))
+    .map((c) => ({ ...c, offers: { maxPriceRatio: 0 } }));
+  config = await writeConfig({ channels, main: { offers: offersSettings } });
   await writeFile(offersFile, offersCsv(offers(() => "10.00")));
   const first = await generate();
   if (first.code !== 0) throw new Error(`generate failed (${first.code}): ${first.stderr}`);
