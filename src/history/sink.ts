@@ -24,7 +24,6 @@ export function historySink(settings: HistorySettings, logger: Logger): StateSin
       if (dryRun) return [];
       const started = performance.now();
       const problems: Problem[] = [];
-      let kept = 0;
       // All at once: the gzip runs in libuv's thread pool (4 threads), so the files compress in parallel.
       // Two channels publishing the same version wait for one write (keeping is by digest).
       const writes = new Map<string, Promise<"kept" | "already">>();
@@ -35,7 +34,7 @@ export function historySink(settings: HistorySettings, logger: Logger): StateSin
           try {
             let write = writes.get(live.sha256);
             if (write === undefined) writes.set(live.sha256, (write = keepVersion(outputDir, live.file, live.sha256)));
-            if ((await write) === "kept") kept++;
+            await write;
           } catch (error) {
             problems.push({ kind: "state", code: "HISTORY_NOT_KEPT", channel: channel.name, reason: `this version of ${live.file} was not kept in history/feeds: ${(error as Error).message}` });
           }
@@ -46,6 +45,7 @@ export function historySink(settings: HistorySettings, logger: Logger): StateSin
         const earlier = (await readHistory(outputDir)).filter((m) => m.startedAt !== manifest.startedAt).reverse();
         const runs = [manifest, ...earlier].slice(0, settings.keepRuns).map(liveDigests);
         const removed = await prune(outputDir, runs, settings.maxMb * 1024 * 1024);
+        const kept = (await Promise.all([...writes.values()].map((w) => w.catch(() => "failed")))).filter((w) => w === "kept").length;
         logger.info("feed history", { kept, removed: removed.length, seconds: Number(((performance.now() - started) / 1000).toFixed(2)) });
       } catch (error) {
         problems.push({ kind: "state", code: "HISTORY_NOT_KEPT", reason: `history/feeds could not be pruned: ${(error as Error).message}` });
