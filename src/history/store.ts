@@ -56,12 +56,18 @@ export async function keepVersion(outputDir: string, file: string, sha256: strin
   const tmp = temporaryPath(target);
   await rm(tmp, { force: true });
   try {
-    // The file is hashed as it is read: a file that is not the version the manifest names is not kept under its name.
-    const hash = createHash("sha256");
-    const source = createReadStream(join(outputDir, file));
-    source.on("data", (chunk) => hash.update(chunk));
     const handle = await open(tmp, EXCLUSIVE_FLAGS, 0o644);
-    await pipeline(source, createGzip({ level: zlib.Z_BEST_SPEED }), handle.createWriteStream());
+    // The file is hashed as it is read, as a step of the pipeline (a 'data' listener beside it started
+    // the flow before the pipe: chunks hashed, never compressed): a file that is not the version the
+    // manifest names is not kept under its name.
+    const hash = createHash("sha256");
+    const hashed = async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const chunk of chunks) {
+        hash.update(chunk);
+        yield chunk;
+      }
+    };
+    await pipeline(createReadStream(join(outputDir, file)), hashed, createGzip({ level: zlib.Z_BEST_SPEED }), handle.createWriteStream());
     const digest = hash.digest("hex");
     if (digest !== sha256) throw new Error(`${file} is not the version the manifest names (sha256 ${digest.slice(0, 12)}..., expected ${sha256.slice(0, 12)}...)`);
     await renameIntoPlace(tmp, target);

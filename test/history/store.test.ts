@@ -35,6 +35,17 @@ describe("keepVersion and readKept", () => {
     expect(await readKept(dir, sha("never published"))).toBeUndefined();
   });
 
+  it("a large file comes back whole: every chunk read is both hashed and compressed", async () => {
+    // 2 MB in many read chunks, five times over: a chunk read before the file was piped into gzip
+    // (hashed, never compressed) would leave a damaged version behind a digest that matched.
+    for (let round = 0; round < 5; round++) {
+      const text = Array.from({ length: 40_000 }, (_, i) => `M${round}${i},${(i * 7919) % 10007},Doliprane ${i} mg`).join("\n");
+      const dir = await output({ "big.csv": text });
+      expect(await keepVersion(dir, "big.csv", sha(text))).toBe("kept");
+      expect((await readKept(dir, sha(text)))?.toString()).toBe(text);
+    }
+  });
+
   it("refuses a file that is not the version the manifest names, and leaves nothing behind", async () => {
     const dir = await output({ "feed.csv": "changed since" });
     await expect(keepVersion(dir, "feed.csv", sha("what the manifest says"))).rejects.toThrow(/feed.csv is not the version the manifest names/);
