@@ -47,7 +47,9 @@ export function exclusionLine(line: (cells: string[]) => string, product: Report
   const first = reasons[0];
   let others = "";
   for (let i = 1; i < reasons.length; i++) others += (i > 1 ? "|" : "") + reasons[i]!.code;
-  return printable(line, [product.id, product.gtin ?? "", product.name ?? "", product.brand ?? "", first?.code ?? "", first ? reasonDetail(first, settings) : "", others]);
+  const values = cells(product);
+  values.push(first?.code ?? "", first ? reasonDetail(first, settings) : "", others);
+  return printable(line, values);
 }
 
 /** The warnings report's lines for one published item ("" when it has none). */
