@@ -1,5 +1,6 @@
 import type { CommandModule } from "yargs";
 import { demoCommand } from "./demo.js";
+import { diffCommand } from "./diff.js";
 import { explainCommand } from "./explain.js";
 import { previewCommand } from "./preview.js";
 import { pushCommand } from "./push.js";
@@ -17,4 +18,4 @@ import { validateCommand } from "./validate.js";
  * included, whose main thread carried the sandbox's and the server's code all run.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [generateCommand, validateCommand, fetchCommand, sandboxCommand, demoCommand, serveCommand, explainCommand, previewCommand, merchantCommand, pushCommand];
+export const commands: CommandModule<any, any>[] = [generateCommand, validateCommand, fetchCommand, sandboxCommand, demoCommand, serveCommand, explainCommand, previewCommand, merchantCommand, pushCommand, diffCommand];

@@ -150,6 +150,10 @@ export const GateConfig = z
     maxRejectedPercent: z.number().min(0).max(100).default(25),
     /** A column empty in every row (column formats): a warning in the summary and manifest, or not published. */
     emptyColumns: z.enum(["warn", "refuse"]).default("warn"),
+    /** A price that moved more than this against the live feed counts as moved (src/history/diff.ts). */
+    maxPriceChangePercent: z.number().min(0).default(50),
+    /** Not published when more than this share of the items in both feeds has a moved price (100: off). */
+    maxPriceChangedItemsPercent: z.number().min(0).max(100).default(25),
   })
   .strict();
 

@@ -4,6 +4,7 @@
  * the main thread (structured clone), which writes them (run-hook.ts).
  */
 import type { Product } from "../catalogue/schemas/product.js";
+import type { ItemFacts } from "../mapping/item-facts.js";
 import { parseGtin, productGtins } from "../mapping/gtin.js";
 import type { Reason } from "../mapping/reasons.js";
 
@@ -28,6 +29,8 @@ export interface IndexProduct {
 export interface ItemCopy {
   warningBytes: number;
   mask: readonly number[];
+  /** What the feed history compares (mapping/item-facts.ts): kept with the outcome so a copied row keeps them too. */
+  facts?: ItemFacts;
 }
 
 /** What one channel did with one product, unpacked for explain: an item's row's place in the published file (byte offset and length, uncompressed). */
@@ -70,7 +73,7 @@ export function indexProduct(product: Product): IndexProduct {
  * and fallbacks; an exclusion: its reasons and its report line's bytes; null: the channel failed.
  */
 export type Outcome =
-  | { o: number; l: number; wb?: number; m?: number[]; w?: [string, string?][]; f?: Record<string, string> }
+  | { o: number; l: number; s?: ItemFacts; wb?: number; m?: number[]; w?: [string, string?][]; f?: Record<string, string> }
   | { r: [string, string?][]; rb: number }
   | null;
 
@@ -79,6 +82,8 @@ const packReasons = (reasons: readonly Reason<string>[]): [string, string?][] =>
 /** An item's outcome, packed. */
 export function itemOutcome(offset: number, bytes: number, warnings: readonly Reason<string>[], fallbacks: Record<string, string>, copy: ItemCopy): Outcome {
   const packed: Outcome = { o: offset, l: bytes };
+  // Right after `l`: mapping/item-facts.ts factsText() reads it there without parsing the rest.
+  if (copy.facts) packed.s = copy.facts;
   if (copy.warningBytes > 0) packed.wb = copy.warningBytes;
   // A fresh array per row (ChannelMapper.lastMask, or a worker's clone): kept as it is.
   if (copy.mask.length > 0) packed.m = copy.mask as number[];

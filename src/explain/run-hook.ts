@@ -40,6 +40,11 @@ export interface ProductListener {
   add(product: IndexProduct, ordinal: number, until: number, outcomes: readonly string[], offer?: string): LinePosition | undefined;
 }
 
+/** Told of every product too, with nothing to return (the feed history's item sheets, src/history/). */
+export interface ProductObserver {
+  seen(product: IndexProduct, outcomes: readonly string[]): void;
+}
+
 interface Pending {
   product: IndexProduct;
   /** The product's line number in the run's source (0-based), and until when its rows stay right (mapping/clock.ts). */
@@ -62,6 +67,7 @@ export class ExplainHook {
   private failure: Error | undefined;
   /** Told of every product too (the row cache's writer); a failure there is its own (logged, see listen()). */
   private listener: ProductListener | undefined;
+  private readonly observers: ProductObserver[] = [];
 
   private constructor(
     private readonly writer: ExplainIndexWriter,
@@ -90,6 +96,10 @@ export class ExplainHook {
 
   listen(listener: ProductListener): void {
     this.listener = listener;
+  }
+
+  observe(observer: ProductObserver): void {
+    this.observers.push(observer);
   }
 
   /**
@@ -140,6 +150,7 @@ export class ExplainHook {
       const entry = this.pending.shift()!;
       this.base++;
       const line = this.listener?.add(entry.product, entry.ordinal, entry.until, entry.outcomes, entry.offer);
+      for (const observer of this.observers) observer.seen(entry.product, entry.outcomes);
       if (this.failure) continue;
       try {
         // The index points into the log: without its line, the product cannot be explained.

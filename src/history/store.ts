@@ -17,6 +17,7 @@ import { gunzipSync, createGzip, constants as zlib } from "node:zlib";
 import { EXCLUSIVE_FLAGS, renameIntoPlace, temporaryPath } from "../core/atomic-file.js";
 import { FEED_HISTORY_DIR } from "../core/layout.js";
 import { ensureRealDir } from "../core/safe-path.js";
+import { sheetHeader, sheetPath } from "./sheet.js";
 
 const NAME = /^([0-9a-f]{64})\.gz$/;
 
@@ -24,7 +25,7 @@ export function keptPath(outputDir: string, sha256: string): string {
   return join(outputDir, FEED_HISTORY_DIR, `${sha256}.gz`);
 }
 
-/** Every kept version: its digest and size on disk. Anything else in the folder is left out (and pruned). */
+/** Every kept version: its digest and size on disk (with its item sheet's). Anything else in the folder is left out (and pruned). */
 export async function keptVersions(outputDir: string): Promise<{ sha256: string; bytes: number }[]> {
   let names: string[];
   try {
@@ -37,7 +38,8 @@ export async function keptVersions(outputDir: string): Promise<{ sha256: string;
       const sha256 = NAME.exec(name)?.[1];
       if (sha256 === undefined) return undefined;
       const info = await stat(keptPath(outputDir, sha256)).catch(() => undefined);
-      return info?.isFile() ? { sha256, bytes: info.size } : undefined;
+      const sheet = await stat(sheetPath(outputDir, sha256)).catch(() => undefined);
+      return info?.isFile() ? { sha256, bytes: info.size + (sheet?.isFile() ? sheet.size : 0) } : undefined;
     }),
   );
   return versions.filter((v) => v !== undefined);
@@ -45,37 +47,62 @@ export async function keptVersions(outputDir: string): Promise<{ sha256: string;
 
 /**
  * Keeps the published file `file` (relative to the output directory) as version `sha256`, unless
- * it is kept already. Gzip level 1: a run keeps every changed feed, and level 1 is several times
- * faster than the default for a file a third larger. Whole or not at all (temporary, rename);
- * refused when the file on disk is not that version.
+ * it is kept already; refused when the file on disk is not that version.
  */
 export async function keepVersion(outputDir: string, file: string, sha256: string): Promise<"kept" | "already"> {
   const target = keptPath(outputDir, sha256);
   if ((await stat(target).catch(() => undefined))?.isFile()) return "already";
+  // The file is hashed as it is read, as a step of the pipeline (a 'data' listener beside it started
+  // the flow before the pipe: chunks hashed, never compressed): a file that is not the version the
+  // manifest names is not kept under its name.
+  const hash = createHash("sha256");
+  const hashed = async function* (chunks: AsyncIterable<Buffer>) {
+    for await (const chunk of chunks) {
+      hash.update(chunk);
+      yield chunk;
+    }
+  };
+  await writeKept(outputDir, target, hashed(createReadStream(join(outputDir, file))), () => {
+    const digest = hash.digest("hex");
+    if (digest !== sha256) throw new Error(`${file} is not the version the manifest names (sha256 ${digest.slice(0, 12)}..., expected ${sha256.slice(0, 12)}...)`);
+  });
+  return "kept";
+}
+
+/**
+ * Keeps the item sheet a run wrote for version `sha256` (sheet.ts), its header first, unless
+ * one is kept already.
+ */
+export async function keepSheet(outputDir: string, sha256: string, written: { file: string; items: number }): Promise<"kept" | "already"> {
+  const target = sheetPath(outputDir, sha256);
+  if ((await stat(target).catch(() => undefined))?.isFile()) return "already";
+  const lines = async function* () {
+    yield `${sheetHeader(sha256, written.items)}\n`;
+    yield* createReadStream(written.file);
+  };
+  await writeKept(outputDir, target, lines(), () => undefined);
+  return "kept";
+}
+
+/**
+ * Gzips `chunks` into `target`, whole or not at all: an exclusive temporary beside it, renamed
+ * into place once `check` (called when all is read) accepts what was read. Gzip level 1: a run
+ * keeps every changed feed, and level 1 is several times faster than the default for a file a
+ * third larger.
+ */
+async function writeKept(outputDir: string, target: string, chunks: AsyncIterable<string | Buffer>, check: () => void): Promise<void> {
   await ensureRealDir(join(outputDir, FEED_HISTORY_DIR));
   const tmp = temporaryPath(target);
   await rm(tmp, { force: true });
   try {
     const handle = await open(tmp, EXCLUSIVE_FLAGS, 0o644);
-    // The file is hashed as it is read, as a step of the pipeline (a 'data' listener beside it started
-    // the flow before the pipe: chunks hashed, never compressed): a file that is not the version the
-    // manifest names is not kept under its name.
-    const hash = createHash("sha256");
-    const hashed = async function* (chunks: AsyncIterable<Buffer>) {
-      for await (const chunk of chunks) {
-        hash.update(chunk);
-        yield chunk;
-      }
-    };
-    await pipeline(createReadStream(join(outputDir, file)), hashed, createGzip({ level: zlib.Z_BEST_SPEED }), handle.createWriteStream());
-    const digest = hash.digest("hex");
-    if (digest !== sha256) throw new Error(`${file} is not the version the manifest names (sha256 ${digest.slice(0, 12)}..., expected ${sha256.slice(0, 12)}...)`);
+    await pipeline(chunks, createGzip({ level: zlib.Z_BEST_SPEED }), handle.createWriteStream());
+    check();
     await renameIntoPlace(tmp, target);
   } catch (error) {
     await rm(tmp, { force: true }).catch(() => undefined);
     throw error;
   }
-  return "kept";
 }
 
 /** A kept version's bytes, checked against its digest; undefined when it is not kept, or damaged (then it is removed). */
@@ -119,9 +146,10 @@ export async function prune(outputDir: string, runs: readonly (readonly string[]
   } catch {
     // No folder: nothing to remove.
   }
-  // Everything but the versions kept: a killed run's temporary (nothing else writes here under the
-  // run's lock), a stray file, a folder where a version should be.
-  const keepNames = new Set([...keep].map((d) => `${d}.gz`));
+  // Everything but the versions kept and their sheets: a killed run's temporary (nothing else writes
+  // here under the run's lock; this run's sheets were kept or dropped before), a stray file, a folder
+  // where a version should be, a sheet whose version is gone.
+  const keepNames = new Set([...keep].flatMap((d) => [`${d}.gz`, `${d}.items.gz`]));
   await Promise.all(names.filter((name) => !keepNames.has(name)).map((name) => rm(join(outputDir, FEED_HISTORY_DIR, name), { recursive: true, force: true })));
   return removed;
 }

@@ -19,6 +19,7 @@ import { rowStringifier } from "../writers/csv.js";
 import type { LoadedLayout, OutputFormat } from "../writers/layout.js";
 import { WRITERS } from "../writers/registry.js";
 import type { FeedMeta, FeedWriter } from "../writers/types.js";
+import { type ItemFacts, itemFacts } from "../mapping/item-facts.js";
 import type { EntryOutcome } from "../rowcache/file.js";
 
 /** A channel's counts; a sharded run adds up those of its workers. */
@@ -108,6 +109,8 @@ export class ChannelMapper {
    * writer without columns. A reused row (src/rowcache/) adds these to the tally as if rendered.
    */
   lastMask: number[] = [];
+  /** What the feed history compares of the last row (mapping/item-facts.ts). */
+  lastFacts: ItemFacts | undefined;
   /** One csv-stringify instance per report: a run writes a line per excluded product per channel. */
   private readonly reportLine = rowStringifier({});
 
@@ -129,7 +132,7 @@ export class ChannelMapper {
     const result = this.mapped(product, context);
     if (!result.ok) return { report: this.exclusion(this.who(product, context), result.reasons), reasons: result.reasons };
     const lines = result.warnings.length > 0 || hasKeys(result.fallbacks) ? this.warningLines(this.who(product, context), result.warnings, result.fallbacks) : "";
-    return { row: this.row(result.item, result.warnings, result.fallbacks), warningLines: lines, warnings: result.warnings, fallbacks: result.fallbacks };
+    return { row: this.row(result.item, result.warnings, result.fallbacks, product.id), warningLines: lines, warnings: result.warnings, fallbacks: result.fallbacks };
   }
 
   /** Id, GTIN, name and brand in the channel's language, for the reports (only for products that get a report line). */
@@ -197,12 +200,13 @@ export class ChannelMapper {
   }
 
   /** Counts an item; returns its row. */
-  row(item: FeedItem, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>): string {
+  row(item: FeedItem, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>, catalogueId: string): string {
     // The writer marks the cells this row fills in its live array, emptied first: this row's marks only.
     const marks = this.writer.filled;
     if (marks) marks.length = 0;
     const row = this.writer.row(item);
     if (marks) this.lastMask = countMarks(marks, this.tally.filled);
+    this.lastFacts = itemFacts(item, catalogueId);
     for (const warning of warnings) bump(this.tally.warnings, warning.code);
     for (const field in fallbacks) bump(this.tally.fallbacks, `${field}:${fallbacks[field]}`);
     this.tally.items++;

@@ -15,7 +15,7 @@ import type { Product } from "../catalogue/schemas/product.js";
 import type { MappingContext } from "../mapping/context.js";
 import { AtomicOutput } from "../core/atomic-output.js";
 import { ExclusionReport, type ReportProduct, WARNING_COLUMNS, warningsReportName } from "../publish/exclusion-report.js";
-import { evaluateGate } from "../publish/gate.js";
+import { evaluateGate, type GateVerdict, type PriceMoves } from "../publish/gate.js";
 import { WOULD_PUBLISH } from "../publish/run-state.js";
 import type { ChannelEntry, LiveFile } from "../publish/manifest.js";
 import { WRITERS } from "../writers/registry.js";
@@ -97,6 +97,22 @@ export interface FinishOptions {
   retire?: boolean;
   /** Called with the entry about to be published, before its rename (publish-journal.json, see publish/journal.ts). */
   journal?: (entry: ChannelEntry) => Promise<void>;
+  /** This run's file (of `items` items) against the live one (src/history/): price moves for the gate, and what changed in words. */
+  compare?: (items: number) => Promise<LiveComparison | undefined>;
+}
+
+export interface LiveComparison {
+  prices: PriceMoves;
+  /** "+12 -3, 41 price changes" */
+  summary: string;
+  /** What the manifest keeps of it (ChannelEntry.changes). */
+  changes: NonNullable<ChannelEntry["changes"]>;
+}
+
+/** Why a pinned channel's file is not published: who pinned it, since when, what this run's file would change. */
+function pinnedReason(pinned: NonNullable<LiveFile["pinned"]>, channel: string, compared: LiveComparison | undefined): string {
+  const change = compared ? `; this run's file would change it by ${compared.summary}` : "";
+  return `pinned since ${pinned.at} by \`${pinned.command}\`${change} (to publish again: pharmafeed rollback --release --channel ${channel})`;
 }
 
 export class ChannelRun {
@@ -272,7 +288,7 @@ export class ChannelRun {
 
   /** An item's warnings report lines (maybe "") and row; the row's marks are the mapper's last. */
   private itemLines(row: string, warnings: readonly Reason<WarningCode>[], fallbacks: Record<string, string>, warningLines: string): Promise<void> | undefined {
-    const outcomes = this.explain && JSON.stringify(itemOutcome(0, Buffer.byteLength(row), warnings, fallbacks, { warningBytes: Buffer.byteLength(warningLines), mask: this.mapper.lastMask }));
+    const outcomes = this.explain && JSON.stringify(itemOutcome(0, Buffer.byteLength(row), warnings, fallbacks, { warningBytes: Buffer.byteLength(warningLines), mask: this.mapper.lastMask, facts: this.mapper.lastFacts }));
     return this.emit({ rows: row, items: 1, warnings: warningLines, ...(this.sample.length < SAMPLE_ROWS ? { sample: [row] } : {}), outcomes });
   }
 
@@ -301,7 +317,7 @@ export class ChannelRun {
       const applied = applyImages(row.item, row.images, this.processing!.channel.settings.onError);
       if (!applied.ok) return this.excludedLine([applied.reason], this.mapper.exclusion(row.who, [applied.reason]));
       const warnings = [...row.warnings, ...applied.warnings];
-      const rendered = this.mapper.row(applied.item, warnings, row.fallbacks);
+      const rendered = this.mapper.row(applied.item, warnings, row.fallbacks, row.who.id);
       return this.itemLines(rendered, warnings, row.fallbacks, this.mapper.warningLines(row.who, warnings, row.fallbacks));
     } catch (error) {
       this.fail(error);
@@ -320,10 +336,15 @@ export class ChannelRun {
     void this.abort();
   }
 
+  /** Rows still waiting for their images written (before the item sheets close: publish waits for it). */
+  async settleRows(): Promise<void> {
+    await this.processing?.queue.drain();
+  }
+
   /** Footer, sample check, gate, then publish (or not); returns the manifest entry. */
   async finish(options: FinishOptions): Promise<ChannelEntry> {
     // Rows still waiting for images belong to this run's file.
-    await this.processing?.queue.drain();
+    await this.settleRows();
     const tally = this.mapper.settledTally();
     const base = {
       name: this.channel.name,
@@ -353,18 +374,10 @@ export class ChannelRun {
       this.fail(error);
       return notPublished(`failed: ${this.failure!.message}`);
     }
-    const verdict = evaluateGate(
-      {
-        items: tally.items,
-        rejected: tally.rejected,
-        liveItems: options.live?.items,
-        emptyColumns: base.emptyColumns ?? [],
-        // `--retire <channel>`: the old URL is given up on purpose.
-        ...(options.live && !options.retire ? { move: { from: options.live.file, to: this.channel.outputFile } } : {}),
-      },
-      this.channel.gate,
-      options.force,
-    );
+    // Against the live file: the price rule's figures, and what it changes (kept in the entry, published or not).
+    const compared = options.live ? await options.compare?.(tally.items) : undefined;
+    const changes = compared ? { changes: compared.changes } : {};
+    const verdict = this.verdict(tally, base.emptyColumns ?? [], options, compared);
     try {
       // The report describes this run whatever the gate says: it is what the catalogue team fixes.
       await this.report.publish();
@@ -376,7 +389,7 @@ export class ChannelRun {
       }
       if (!verdict.publish) {
         await this.out.abort();
-        return notPublished(`gate: ${verdict.reason}`, stats.bytes, stats.sha256);
+        return { ...notPublished(`gate: ${verdict.reason}`, stats.bytes, stats.sha256), ...changes };
       }
       const live: LiveFile = {
         file: this.channel.outputFile,
@@ -386,7 +399,7 @@ export class ChannelRun {
         publishedAt: options.publishedAt,
         ...(stats.gzip ? { gzip: { file: this.channel.outputFile + ".gz", bytes: stats.gzip.bytes } } : {}),
       };
-      const entry: ChannelEntry = { ...base, bytes: stats.bytes, sha256: stats.sha256, published: true, live };
+      const entry: ChannelEntry = { ...base, bytes: stats.bytes, sha256: stats.sha256, published: true, live, ...changes };
       // Said before it is done: a kill after the rename leaves a file the journal describes.
       await options.journal?.(entry);
       await this.out.publish();
@@ -396,6 +409,25 @@ export class ChannelRun {
       this.fail(error);
       return notPublished(`failed: ${this.failure!.message}`, stats.bytes, stats.sha256);
     }
+  }
+
+  /** A pinned feed stays (rollback --release lifts it, not --force); else the gate decides. */
+  private verdict(tally: Tally, emptyColumns: readonly string[], options: FinishOptions, compared: LiveComparison | undefined): GateVerdict {
+    const pinned = options.live?.pinned;
+    if (pinned) return { publish: false, reason: pinnedReason(pinned, this.channel.name, compared) };
+    return evaluateGate(
+      {
+        ...(compared ? { prices: compared.prices } : {}),
+        items: tally.items,
+        rejected: tally.rejected,
+        liveItems: options.live?.items,
+        emptyColumns,
+        // `--retire <channel>`: the old URL is given up on purpose.
+        ...(options.live && !options.retire ? { move: { from: options.live.file, to: this.channel.outputFile } } : {}),
+      },
+      this.channel.gate,
+      options.force,
+    );
   }
 
   /**

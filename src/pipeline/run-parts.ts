@@ -4,6 +4,7 @@
  * each outcome applied to the manifest by one rule (publish/run-state.ts applyOutcome); on a
  * failure everything opened so far is aborted.
  */
+import type { FeedHistory } from "../history/sink.js";
 import type { ImagePipeline } from "../images/pipeline.js";
 import type { Logger } from "../log.js";
 import { type Manifest, writeManifest } from "../publish/manifest.js";
@@ -43,6 +44,13 @@ export class RunParts {
   readonly sinks: StateSink[] = [];
   images: ImagePipeline | undefined;
   private imageSink: StateSink | undefined;
+  /** The feed history: a sink, which also records the item sheets and compares them before the gate. */
+  history: FeedHistory | undefined;
+
+  useHistory(history: FeedHistory): void {
+    this.history = history;
+    this.sinks.push(history);
+  }
 
   useImages(images: ImagePipeline, logger: Logger): void {
     this.images = images;

@@ -100,6 +100,11 @@ export async function mapProducts(input: ProductsInput, parts: RunParts): Promis
   const state = await StateLogSink.open({ outputDir, channels: runs.length, context, logger, dryRun });
   parts.sinks.push(state);
   runs.forEach((run, i) => (run.explain = state.explain?.channel(i)));
+  // The item sheets hear every product where the state log does (none on a dry run: explain is off).
+  if (state.explain && parts.history) {
+    const sheets = await parts.history.record(outputDir, runs.map((r) => ({ name: r.channel.name, locale: r.channel.mapping.locale })), started);
+    if (sheets) state.explain.observe(sheets);
+  }
 
   const stream = await source.open(reference);
   // The snapshot whose line numbers the state log gives: known once the source is open (finish() closes it).

@@ -16,7 +16,9 @@ import { JournalWriter } from "../publish/journal.js";
 import { type ChannelEntry, type Manifest, writeManifest } from "../publish/manifest.js";
 import { writePreviewManifest } from "../publish/preview.js";
 import { runStatusOf, unpublishedOf } from "../publish/run-state.js";
-import type { ChannelRun } from "./channel-run.js";
+import type { ChannelRun, LiveComparison } from "./channel-run.js";
+import type { FeedHistory } from "../history/sink.js";
+import { changeCounts, diffSummary, money } from "../history/diff-words.js";
 import type { SourceFigures } from "./run-products.js";
 
 export interface PublishInput {
@@ -33,6 +35,8 @@ export interface PublishInput {
   figures: SourceFigures;
   offers: Manifest["offers"];
   images: ImageStats | undefined;
+  /** Compares each channel's file with the live one before the gate (src/history/). */
+  history?: FeedHistory | undefined;
 }
 
 /** Finishes every channel in the config's order; returns this run's entries. */
@@ -41,10 +45,15 @@ async function finishChannels(input: PublishInput, journal: JournalWriter | unde
   const publishedAt = new Date().toISOString();
   const previousEntries = new Map((previous?.channels ?? []).map((c) => [c.name, c]));
   const entries: ChannelEntry[] = [];
+  // Every row written (image rows too) and every product heard: the item sheets are whole, then compared.
+  await Promise.all(input.runs.map((run) => run.settleRows()));
+  await input.history?.closeSheets();
   for (const run of input.runs) {
     const name = run.channel.name;
+    const live = previousEntries.get(name)?.live ?? null;
     const entry = await run.finish({
-      live: previousEntries.get(name)?.live ?? null,
+      ...(live && input.history ? { compare: (items: number) => compareWithLive(input, run, live.sha256, items) } : {}),
+      live,
       force: input.force,
       dryRun: input.previewDir !== undefined,
       publishedAt,
@@ -56,6 +65,23 @@ async function finishChannels(input: PublishInput, journal: JournalWriter | unde
     else if (entry.published !== true) logger.warn("channel not published", { channel: name, reason: entry.published });
   }
   return entries;
+}
+
+/** This run's file against the live one, for the gate; undefined (and why, in the log) when they cannot be compared. */
+async function compareWithLive(input: PublishInput, run: ChannelRun, liveSha256: string, items: number): Promise<LiveComparison | undefined> {
+  const gate = run.channel.gate;
+  const compared = await input.history!.compare(input.outputDir, run.channel.name, items, liveSha256, gate.maxPriceChangePercent);
+  if (!compared.ok) {
+    input.logger.info("not compared with the live feed (no price gate)", { channel: run.channel.name, why: compared.why });
+    return undefined;
+  }
+  const { diff } = compared;
+  const largest = diff.prices.largestMove;
+  return {
+    prices: { compared: diff.to.items - diff.added.length, moved: diff.prices.movedBeyond, ...(largest ? { largest: { id: largest.id, from: money(largest.from, largest.currency), to: money(largest.to, largest.currency) } } : {}) },
+    summary: diffSummary(diff),
+    changes: { since: liveSha256, ...changeCounts(diff) },
+  };
 }
 
 /** Served channels the config no longer names stay served until retired on purpose. */

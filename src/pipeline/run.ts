@@ -35,7 +35,7 @@ import type { SourceMode } from "../snapshot/run-source.js";
 import { recordFailedRun } from "./failed-run.js";
 import { lockOutput, prepareOutput } from "./run-output.js";
 import { type OffersRefusedFigures, readRunOffers } from "./run-offers.js";
-import { historySink } from "../history/sink.js";
+import { FeedHistory } from "../history/sink.js";
 import { RunParts } from "./run-parts.js";
 import { mapProducts } from "./run-products.js";
 import { publishLocally } from "./run-publish.js";
@@ -91,7 +91,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   const lock = await lockOutput({ outputDir, config, startedAt: started, dryRun, logger });
   const client = createCatalogueClient(config.source, { onEvent: retryLogger(logger) });
   const parts = new RunParts();
-  parts.sinks.push(historySink(config.history, logger));
+  parts.useHistory(new FeedHistory(config.history, logger));
   let offersRefused: OffersRefusedFigures | undefined;
   let result: GenerateResult;
   let settled: PublishedRun;
@@ -119,6 +119,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const images = parts.images?.stats;
     const published = await publishLocally({
       config, logger, outputDir, previewDir, started, force, previous, figures, images,
+      history: parts.history,
       retire: new Set(options.retire ?? []),
       runs: parts.runs,
       offers: offers ? { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount, rows: offers.parsed.rows, rowsAccepted: offers.parsed.rowsAccepted } : undefined,

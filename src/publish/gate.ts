@@ -10,6 +10,20 @@ export interface GateSettings {
   maxRejectedPercent: number;
   /** A column blank in every row: a warning, or a reason not to publish. */
   emptyColumns?: "warn" | "refuse";
+  /** A price moved more than this, in percent, against the live feed counts as moved (0: any change). */
+  maxPriceChangePercent?: number;
+  /** Largest share of items (in both feeds) whose price moved, in percent; 100 turns the check off. */
+  maxPriceChangedItemsPercent?: number;
+}
+
+/** How this run's prices compare with the live feed's (src/history/diff.ts), for the price rule. */
+export interface PriceMoves {
+  /** Items in both feeds. */
+  compared: number;
+  /** Of those, items whose price moved more than maxPriceChangePercent. */
+  moved: number;
+  /** The largest such move, for the reason. */
+  largest?: { id: string; from: string; to: string };
 }
 
 export interface GateInput {
@@ -25,6 +39,8 @@ export interface GateInput {
    * would move the feed to another URL and the one the marketplace fetches would answer 404.
    */
   move?: { from: string; to: string };
+  /** Price moves against the live feed, when both feeds' item sheets could be compared. */
+  prices?: PriceMoves;
 }
 
 export type GateVerdict = { publish: true } | { publish: false; reason: string };
@@ -55,6 +71,18 @@ export function evaluateGate(input: GateInput, settings: GateSettings, force = f
       return {
         publish: false,
         reason: `${share.toFixed(1)}% of products rejected for bad data (${rejected}), more than maxRejectedPercent ${settings.maxRejectedPercent}%`,
+      };
+    }
+  }
+  const prices = input.prices;
+  const maxItems = settings.maxPriceChangedItemsPercent ?? 100;
+  if (prices && prices.compared > 0 && maxItems < 100) {
+    const share = (prices.moved / prices.compared) * 100;
+    if (share > maxItems) {
+      const largest = prices.largest ? `; largest ${prices.largest.id}: ${prices.largest.from} -> ${prices.largest.to}` : "";
+      return {
+        publish: false,
+        reason: `prices moved more than ${settings.maxPriceChangePercent ?? 0}% for ${share.toFixed(1)}% of items (${prices.moved} of ${prices.compared}${largest}), more than maxPriceChangedItemsPercent ${maxItems}%`,
       };
     }
   }

@@ -24,6 +24,12 @@ export const LiveFile = z.object({
   sha256: z.string(),
   publishedAt: z.string(),
   gzip: z.object({ file: z.string(), bytes: z.number().int().min(0) }).optional(),
+  /**
+   * Put back by `pharmafeed rollback` (src/history/rollback.ts) and pinned: runs build the channel's
+   * file but do not publish it until `rollback --release`. `at`: when; `command`: what was run;
+   * `publishedAt` of the version put back is the run that first published it.
+   */
+  pinned: z.object({ at: z.string(), command: z.string(), versionOf: z.string() }).optional(),
 });
 export type LiveFile = z.infer<typeof LiveFile>;
 
@@ -48,6 +54,23 @@ export const ChannelEntry = z.object({
   /** Excluded products with reasons: reports/<channel>.csv */
   report: z.string().optional(),
   live: LiveFile.nullable(),
+  /**
+   * This run's file against the version live before it (src/history/diff.ts): items added and
+   * removed, items whose price, availability, title, link or main photo changed. `since`: that
+   * version's sha256. Absent when they could not be compared (no live feed, no item sheet).
+   */
+  changes: z
+    .object({
+      since: z.string(),
+      added: z.number().int().min(0),
+      removed: z.number().int().min(0),
+      prices: z.number().int().min(0),
+      availability: z.number().int().min(0),
+      titles: z.number().int().min(0),
+      links: z.number().int().min(0),
+      images: z.number().int().min(0),
+    })
+    .optional(),
   /** Column formats: columns blank in every row of this run (a template naming an optional field no product has). */
   emptyColumns: z.array(z.string()).optional(),
   /** The last push of the live file to each destination (src/destinations/record.ts). */

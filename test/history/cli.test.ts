@@ -28,7 +28,15 @@ afterAll(async () => {
   await removeTemporaries();
 });
 
-const kept = async (outputDir: string) => (await readdir(join(outputDir, "history", "feeds")).catch(() => [] as string[])).map((f) => f.replace(/\.gz$/, "")).sort();
+const files = async (outputDir: string) => await readdir(join(outputDir, "history", "feeds")).catch(() => [] as string[]);
+/** The kept versions' digests; each has its item sheet beside it (checked here, every time). */
+const kept = async (outputDir: string) => {
+  const names = await files(outputDir);
+  const versions = names.filter((f) => /^[0-9a-f]{64}\.gz$/.test(f)).map((f) => f.slice(0, 64)).sort();
+  expect(names.filter((f) => f.endsWith(".items.gz")).map((f) => f.slice(0, 64)).sort()).toEqual(versions);
+  expect(names.length).toBe(versions.length * 2);
+  return versions;
+};
 
 describe("the feed history", () => {
   it("keeps each run's live versions once, nothing for a dry run, and prunes past history.keepRuns", async () => {

@@ -117,7 +117,7 @@ export class Shard {
               JSON.stringify(
                 outcome.row === undefined
                   ? excludedOutcome(outcome.reasons, Buffer.byteLength(outcome.report))
-                  : itemOutcome(0, Buffer.byteLength(outcome.row), outcome.warnings, outcome.fallbacks, { warningBytes: Buffer.byteLength(outcome.warningLines), mask: channel.mapper.lastMask }),
+                  : itemOutcome(0, Buffer.byteLength(outcome.row), outcome.warnings, outcome.fallbacks, { warningBytes: Buffer.byteLength(outcome.warningLines), mask: channel.mapper.lastMask, facts: channel.mapper.lastFacts }),
               ),
             );
           }

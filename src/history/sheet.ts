@@ -1,0 +1,116 @@
+/**
+ * A kept version's item sheet: output/history/feeds/<sha256>.items.gz, one line per item of that
+ * version of the feed: its published id, its name, and what "what changed?" compares of it
+ * (mapping/item-facts.ts): the price the shopper pays, availability, and hashes of the title, the
+ * link and the main photo. `pharmafeed diff`, the status page and the price gate read these, never
+ * the feed itself: a feed of any layout (CSV, XML, JSON, a custom template) has the same sheet.
+ *
+ *   {"sheet":1,"sha256":"<the version's digest>","items":<lines that follow>}
+ *   ["<catalogue id>","<name>",<cents>,"<currency>","<availability>",<title>,<link>,<image>(,"<published id>")]
+ *
+ * Kept state is checked before use: the first line names the version and how many lines follow,
+ * gzip's CRC covers the bytes; a sheet that is not whole is not used (and is removed).
+ */
+import { createReadStream } from "node:fs";
+import { join } from "node:path";
+import { createGunzip } from "node:zlib";
+import { FEED_HISTORY_DIR } from "../core/layout.js";
+
+export const SHEET_VERSION = 1;
+
+export function sheetPath(outputDir: string, sha256: string): string {
+  return join(outputDir, FEED_HISTORY_DIR, `${sha256}.items.gz`);
+}
+
+/** One item of a sheet. */
+export interface SheetItem {
+  id: string;
+  name: string;
+  cents: number;
+  currency: string;
+  availability: string;
+  title: number;
+  link: number;
+  image: number;
+}
+
+/** A sheet line's item; undefined for a line that is not one. */
+export function parseSheetLine(line: string): SheetItem | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(v) || v.length < 8) return undefined;
+  const [catalogueId, name, cents, currency, availability, title, link, image, publishedId] = v as unknown[];
+  if (typeof catalogueId !== "string" || typeof name !== "string" || typeof cents !== "number" || typeof currency !== "string" || typeof availability !== "string") return undefined;
+  if (typeof title !== "number" || typeof link !== "number" || typeof image !== "number") return undefined;
+  return { id: typeof publishedId === "string" ? publishedId : catalogueId, name, cents, currency, availability, title, link, image };
+}
+
+/** The first line of a sheet. */
+export function sheetHeader(sha256: string, items: number): string {
+  return JSON.stringify({ sheet: SHEET_VERSION, sha256, items });
+}
+
+/** Calls `onLine` with every line of a text stream (the last one without its "\n"). */
+export async function eachLine(stream: AsyncIterable<string>, onLine: (line: string) => void): Promise<void> {
+  let rest = "";
+  for await (const chunk of stream) {
+    const text = rest + chunk;
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
+      onLine(text.slice(start, nl));
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+  }
+  if (rest !== "") onLine(rest);
+}
+
+function parseHeader(text: string): { sheet?: unknown; sha256?: unknown; items?: unknown } | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === "object" ? (v as { sheet?: unknown }) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export type SheetRead = { ok: true; items: number } | { ok: false; why: string };
+
+/**
+ * Reads the sheet of version `sha256` (gzipped, as kept), calling `onItem` for each of its items.
+ * Not ok when there is none, or it is not whole (then items already given must be dropped by the caller).
+ */
+export async function readSheet(outputDir: string, sha256: string, onItem: (item: SheetItem) => void): Promise<SheetRead> {
+  const file = sheetPath(outputDir, sha256);
+  const seen: { header?: { sheet?: unknown; sha256?: unknown; items?: unknown }; items: number; bad?: string } = { items: 0 };
+  const line = (text: string): void => {
+    if (seen.bad !== undefined) return;
+    if (seen.header === undefined) {
+      const header = parseHeader(text);
+      seen.header = header ?? {};
+      if (header?.sheet !== SHEET_VERSION || header.sha256 !== sha256) seen.bad = "its first line is not this version's sheet header";
+      return;
+    }
+    const item = parseSheetLine(text);
+    if (item === undefined) seen.bad = `line ${seen.items + 2} is not an item`;
+    else {
+      seen.items++;
+      onItem(item);
+    }
+  };
+  try {
+    const stream = createReadStream(file).pipe(createGunzip());
+    stream.setEncoding("utf8");
+    await eachLine(stream, line);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { ok: false, why: code === "ENOENT" ? "no item sheet is kept for this version (kept before pharmafeed kept sheets, or pruned)" : `its item sheet is damaged (${(error as Error).message})` };
+  }
+  if (seen.bad !== undefined) return { ok: false, why: `its item sheet is damaged: ${seen.bad}` };
+  if (seen.header?.items !== seen.items) return { ok: false, why: `its item sheet is damaged: ${seen.items} items, the header says ${String(seen.header?.items)}` };
+  return { ok: true, items: seen.items };
+}
