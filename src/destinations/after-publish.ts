@@ -72,8 +72,11 @@ export function destinationsHook(config: LoadedConfig, logger: Logger, signal?: 
 }
 
 /** `pharmafeed push`: the last published files of the chosen channels, again (or what would go, with dryRun). */
-export async function pushFromManifest(input: { config: LoadedConfig; outputDir: string; manifest: Manifest } & PushOptions): Promise<{ manifest: Manifest; jobs: PushJob[]; result: PushResult }> {
-  const { config, outputDir, manifest, ...options } = input;
+export async function pushFromManifest(
+  input: { config: LoadedConfig; outputDir: string; manifest: Manifest; write?: (manifest: Manifest) => Promise<void> } & PushOptions,
+): Promise<{ manifest: Manifest; jobs: PushJob[]; result: PushResult }> {
+  // `write`: how the updated manifest is saved (rollback records its own history copy, not the last run's).
+  const { config, outputDir, manifest, write = (m: Manifest) => writeManifest(outputDir, m), ...options } = input;
   const jobs = config.channels.flatMap((channel) => {
     const entry = manifest.channels.find((c) => c.name === channel.name);
     const job = entry ? jobOf(channel, entry, outputDir) : undefined;
@@ -82,6 +85,6 @@ export async function pushFromManifest(input: { config: LoadedConfig; outputDir:
   const result = await pushChannels(jobs, { outputDir, ...options });
   if (options.dryRun || jobs.length === 0) return { manifest, jobs, result };
   const updated = applyOutcome(manifest, pushOutcome(manifest, jobs, result));
-  await writeManifest(outputDir, updated);
+  await write(updated);
   return { manifest: updated, jobs, result };
 }

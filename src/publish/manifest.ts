@@ -207,11 +207,18 @@ export async function readPreviousManifest(outputDir: string): Promise<{ manifes
 
 /** Writes manifest.json and a dated copy in history/, keeping the last HISTORY_KEEP. */
 export async function writeManifest(outputDir: string, manifest: Manifest): Promise<void> {
-  const text = `${JSON.stringify(manifest, null, 2)}\n`;
+  await recordInHistory(outputDir, manifest);
+  await replaceFile(join(outputDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+/**
+ * Writes only the dated copy in history/ (named by its startedAt), keeping the last HISTORY_KEEP:
+ * `rollback` records its publish there under its own time, leaving the last run's copy as it was.
+ */
+export async function recordInHistory(outputDir: string, manifest: Manifest): Promise<void> {
   const history = join(outputDir, HISTORY_DIR);
   await ensureRealDir(history);
-  await replaceFile(join(history, `manifest-${manifest.startedAt.replace(/[:.]/g, "-")}.json`), text);
-  await replaceFile(join(outputDir, MANIFEST_FILE), text);
+  await replaceFile(join(history, `manifest-${manifest.startedAt.replace(/[:.]/g, "-")}.json`), `${JSON.stringify(manifest, null, 2)}\n`);
   const runs = await historyFiles(outputDir);
   await Promise.all(runs.slice(0, Math.max(0, runs.length - HISTORY_KEEP)).map((f) => rm(join(history, f), { force: true })));
 }

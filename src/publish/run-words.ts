@@ -36,8 +36,11 @@ const en = {
     move: "the file name would change from {from} to {to}, and the address the marketplace uses would stop working",
     failed: "the feed could not be written",
     runFailed: "the run stopped before this feed was written; the previous file stays online",
+    prices: "prices moved more than {move} % for {pct} % of the items ({n} of {of}), more than the {max} % allowed",
+    pinned: "pinned since {at} by {cmd}: the version put back stays online until it is released",
     other: "not published",
   },
+  changes: { line: "since the previous version: +{added} −{removed}, {prices} price changes", more: "{availability} availability, {titles} title, {links} link, {images} photo changes", none: "no change since the previous version" },
   problem: { served: "no longer in the config; its last good file stays online until someone retires it", other: "something beside the feeds failed" },
   error: {
     SOURCE_HTTP: "the catalogue could not be read",
@@ -86,8 +89,11 @@ const fr: RunWords = {
     move: "le nom du fichier passerait de {from} à {to}, et l'adresse utilisée par la place de marché ne répondrait plus",
     failed: "le flux n'a pas pu être écrit",
     runFailed: "l'exécution s'est arrêtée avant d'écrire ce flux ; le fichier précédent reste en ligne",
+    prices: "les prix ont bougé de plus de {move} % pour {pct} % des articles ({n} sur {of}), plus que les {max} % admis",
+    pinned: "épinglé depuis {at} par {cmd} : la version remise en ligne y reste jusqu'à sa libération",
     other: "non publié",
   },
+  changes: { line: "depuis la version précédente : +{added} −{removed}, {prices} changements de prix", more: "{availability} de disponibilité, {titles} de titre, {links} de lien, {images} de photo", none: "aucun changement depuis la version précédente" },
   problem: { served: "n'est plus dans la configuration ; son dernier bon fichier reste en ligne jusqu'à ce qu'on le retire", other: "un élément hors flux a échoué" },
   error: {
     SOURCE_HTTP: "le catalogue n'a pas pu être lu",
@@ -135,8 +141,11 @@ const nl: RunWords = {
     move: "de bestandsnaam zou veranderen van {from} naar {to}, en het adres dat de marktplaats gebruikt zou niet meer werken",
     failed: "de feed kon niet geschreven worden",
     runFailed: "de run stopte voordat deze feed geschreven werd; het vorige bestand blijft online",
+    prices: "prijzen veranderden meer dan {move} % voor {pct} % van de artikelen ({n} van {of}), meer dan de toegestane {max} %",
+    pinned: "vastgezet sinds {at} door {cmd}: de teruggezette versie blijft online tot ze wordt vrijgegeven",
     other: "niet gepubliceerd",
   },
+  changes: { line: "sinds de vorige versie: +{added} −{removed}, {prices} prijswijzigingen", more: "{availability} beschikbaarheids-, {titles} titel-, {links} link-, {images} fotowijzigingen", none: "geen wijziging sinds de vorige versie" },
   problem: { served: "staat niet meer in de configuratie; het laatste goede bestand blijft online tot iemand het intrekt", other: "iets naast de feeds is mislukt" },
   error: {
     SOURCE_HTTP: "de catalogus kon niet gelezen worden",
@@ -174,6 +183,10 @@ export function unpublishedWords(reason: string, lang: Language): string {
   if (m) return fill(g.rejected, { pct: d(m[1]!), n: n(m[2]!), max: max(m[3]!) });
   m = /columns? (.+) empty in every row/.exec(reason);
   if (m) return fill(g.emptyColumns, { cols: m[1]! });
+  m = /prices moved more than ([\d.]+)% for ([\d.]+)% of items \((\d+) of (\d+)[;)].*more than maxPriceChangedItemsPercent ([\d.]+)%/.exec(reason);
+  if (m) return fill(g.prices, { move: max(m[1]!), pct: d(m[2]!), n: n(m[3]!), of: n(m[4]!), max: max(m[5]!) });
+  m = /pinned since (\S+) by `([^`]+)`/.exec(reason);
+  if (m) return fill(g.pinned, { at: `${m[1]!.slice(0, 16).replace("T", " ")} UTC`, cmd: m[2]! });
   m = /the file would move from (\S+) to (\S+),/.exec(reason);
   if (m) return fill(g.move, { from: m[1]!, to: m[2]! });
   // failed-run.ts: the whole run failed, this channel wrote nothing.

@@ -16,6 +16,7 @@ export type Target =
   | { kind: "status" }
   | { kind: "status-script" }
   | { kind: "status-report"; name: string }
+  | { kind: "status-changes"; channel: string }
   | { kind: "none" };
 
 /** A plain file name: ASCII letters, digits, dot, dash, underscore; no leading dot; no "..". */
@@ -57,6 +58,10 @@ export function parseTarget(rawUrl: string | undefined): Target {
     // reports/_offers.csv starts with "_" (no channel name can), the channel reports with a letter or digit.
     const name = second === "_offers.csv" ? second : decodeName(second);
     return name !== undefined && name.endsWith(".csv") ? { kind: "status-report", name } : none;
+  }
+  if (area === "status" && first === "changes" && second !== undefined) {
+    const channel = decodeName(second);
+    return channel !== undefined ? { kind: "status-changes", channel } : none;
   }
   if (area !== "feeds") return none;
   if (second === undefined) {

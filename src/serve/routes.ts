@@ -21,7 +21,7 @@ import type { Target } from "./paths.js";
 import { openInside, realFolder } from "./safe-open.js";
 import { sendFile, type SendOptions } from "./send.js";
 import { SharedFile } from "./shared-file.js";
-import { statusPage, statusReport, statusScript, type StatusContext } from "./status/handler.js";
+import { statusChanges, statusPage, statusReport, statusScript, type StatusContext } from "./status/handler.js";
 import { acceptsGzip } from "./validators.js";
 import { destinationsView } from "../publish/destination-record.js";
 import { IMAGES_DIR, MANIFEST_FILE } from "../core/layout.js";
@@ -163,6 +163,8 @@ export async function route(req: IncomingMessage, res: ServerResponse, target: T
       return statusScript(req, res, ctx, text);
     case "status-report":
       return statusReport(req, res, target.name, ctx, text);
+    case "status-changes":
+      return statusChanges(req, res, target.channel, ctx, text);
     case "none":
       return text(res, 404, "not found");
   }

@@ -13,7 +13,7 @@ import { escapeHtml as e } from "../../core/html.js";
 import { unverifiedKey } from "../state.js";
 import { WORDS, type Language, type Words } from "./i18n.js";
 import { reasonWords } from "./reason-words.js";
-import { RUN_WORDS, unpublishedWords } from "../../publish/run-words.js";
+import { fill, RUN_WORDS, unpublishedWords } from "../../publish/run-words.js";
 import { details, when } from "./_time.js";
 import { bytes, count } from "../../core/numbers.js";
 import { itemsText } from "./sections.js";
@@ -63,6 +63,23 @@ function pointOf(c: ChannelEntry): RunPoint {
   return { at: "", items: c.items, state };
 }
 
+/**
+ * "since the previous version: +12 −3, 41 price changes", the details one click away (handler.ts
+ * statusChanges). Said of the file online: only when this run published it and it is still the one
+ * online (a held run's figures say what it would have changed, in the reason).
+ */
+function changesLine(channel: string, entry: ChannelEntry, lang: Language): string {
+  const c = entry.changes;
+  // The entry's file must be the one online (a rollback since put another back).
+  if (!c || entry.published !== true || entry.live?.sha256 !== entry.sha256 || entry.live.pinned) return "";
+  const words = RUN_WORDS[lang].changes;
+  const n = (x: number) => count(x, lang);
+  const any = c.added + c.removed + c.prices + c.availability + c.titles + c.links + c.images > 0;
+  const more = c.availability + c.titles + c.links + c.images > 0 ? ` · ${fill(words.more, { availability: n(c.availability), titles: n(c.titles), links: n(c.links), images: n(c.images) })}` : "";
+  const text = any ? fill(words.line, { added: n(c.added), removed: n(c.removed), prices: n(c.prices) }) + more : words.none;
+  return `<dt></dt><dd class="changes">${e(text)} <a href="/status/changes/${encodeURIComponent(channel)}">${e(RUN_WORDS[lang].detail)}</a></dd>`;
+}
+
 export function card(input: StatusInput, channel: StatusChannel, entry: ChannelEntry | undefined, lang: Language): string {
   const w = WORDS[lang];
   const r = RUN_WORDS[lang];
@@ -74,6 +91,8 @@ export function card(input: StatusInput, channel: StatusChannel, entry: ChannelE
       (input.served.has(channel.name) ? "" : ` <span class="bad">${e(w.notServed)}</span>`)
     : `<span class="bad">${e(w.nothingOnline)}</span>`;
   const published = entry.published === true;
+  const pinned = live?.pinned;
+  const pin = pinned ? ` <span class="warn">${e(fill(r.gate.pinned, { at: `${pinned.at.slice(0, 16).replace("T", " ")} UTC`, cmd: pinned.command }))}</span>` : "";
   const gate = published
     ? `<span class="ok">${e(w.published)}</span>`
     : `<span class="warn">${e(w.notPublished)}</span> <span class="reason">${e(unpublishedWords(entry.published as string, lang))}</span>${details(r.detail, entry.published as string)}`;
@@ -96,7 +115,8 @@ export function card(input: StatusInput, channel: StatusChannel, entry: ChannelE
   return (
     `<section class="card">${head}<dl>` +
     `<dt>${e(w.url)}</dt><dd>${feedUrl(input, channel, live?.file ?? entry.file, w)}</dd>` +
-    `<dt>${e(r.onlineFile)}</dt><dd>${online}</dd>` +
+    `<dt>${e(r.onlineFile)}</dt><dd>${online}${pin}</dd>` +
+    changesLine(channel.name, entry, lang) +
     `<dt>${e(w.lastRun)}</dt><dd>${failedRun ? "" : `${e(itemsText(entry.items, lang))} · `}${gate}</dd>` +
     runFigures +
     `<dt>${e(w.reports)}</dt><dd>${reports}</dd>` +

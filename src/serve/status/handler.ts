@@ -2,7 +2,8 @@
  * The status page's routes, all behind its own credentials (serve.status):
  * `/` (the page; `?q=` searches the explain index, `?lang=` picks the language),
  * `/status.js` (its script) and `/status/reports/<name>.csv` (a channel's
- * exclusion or warnings report, or the offers file's refused rows, as downloads).
+ * exclusion or warnings report, or the offers file's refused rows, as downloads) and
+ * `/status/changes/<channel>` (what changed since the previous version, from the feed history).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
@@ -20,6 +21,7 @@ import { searchIndex } from "./search.js";
 import { googleSection } from "../../merchant/status.js";
 import { ISSUES_REPORT } from "../../merchant/report.js";
 import { REPORTS_DIR } from "../../core/layout.js";
+import { diffChannels } from "../../history/diff-run.js";
 
 export interface StatusContext {
   outputReal: string;
@@ -118,4 +120,18 @@ export async function statusReport(req: IncomingMessage, res: ServerResponse, na
     return;
   }
   await pipeline(opened.handle.createReadStream(), res);
+}
+
+/**
+ * A channel's live version against the one it replaced (the manifest entry's `changes.since`), as
+ * `pharmafeed diff` prints it: read from the kept item sheets, never the catalogue. Plain text.
+ */
+export async function statusChanges(req: IncomingMessage, res: ServerResponse, channel: string, ctx: StatusContext, text: Text): Promise<void> {
+  if (!allowed(req, res, ctx, text)) return;
+  if (!ctx.channels.some((c) => c.name === channel)) return text(res, 404, "not found");
+  const { manifest } = await ctx.live.current();
+  const since = manifest?.channels.find((c) => c.name === channel)?.changes?.since;
+  const result = await diffChannels(ctx.outputReal, [channel], since ?? "previous", "live");
+  res.writeHead(200, { ...HEADERS, "Content-Type": "text/plain; charset=utf-8" });
+  res.end(req.method === "HEAD" ? undefined : `${result.text(200)}\n`);
 }
