@@ -12,7 +12,7 @@ export interface RollbackArgs {
   config: string;
   channel: string;
   to?: string;
-  release: boolean;
+  release?: boolean;
   output?: string;
   "log-format": LogFormat;
 }
@@ -24,7 +24,8 @@ export const rollbackCommand: CommandModule<object, RollbackArgs> = {
     yargs
       .option("channel", { type: "string", demandOption: true, describe: "the channel whose feed is put back" })
       .option("to", { type: "string", describe: 'the version: "previous" (default), a run\'s start time or its start (2026-11-27), or a digest prefix (see pharmafeed diff)' })
-      .option("release", { type: "boolean", default: false, describe: "unpin the channel: the next run publishes its file again" })
+      // No default: yargs counts a default as given, and --to would always conflict with it.
+      .option("release", { type: "boolean", describe: "unpin the channel: the next run publishes its file again" })
       .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
       .option("output", { type: "string", describe: "output directory (default: from the config)" })
       .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" })
@@ -38,7 +39,7 @@ export const rollbackCommand: CommandModule<object, RollbackArgs> = {
     const [{ acquireLock }, history] = await Promise.all([import("../publish/lock.js"), import("../history/rollback.js")]);
     const lock = await acquireLock(outputDir, { ...(config.lock ? { staleAfterMs: config.lock.staleAfterMs } : {}) });
     try {
-      if (args.release) {
+      if (args.release === true) {
         const { was } = await history.release({ outputDir, channel: channel.name });
         process.stdout.write(was ? `released: ${channel.name} (pinned since ${was.at} by \`${was.command}\`): the next run publishes its file again\n` : `${channel.name} is not pinned: nothing to release\n`);
         return;

@@ -68,12 +68,12 @@ export class SheetRecorder {
   /** Told of every product, in the run's order, with each channel's outcome text ("null": failed). */
   seen(product: IndexProduct, outcomes: readonly string[]): void {
     if (this.closed) return;
-    const id = JSON.stringify(product.id);
+    const keys = `${JSON.stringify(product.id)},${JSON.stringify(product.codes)}`;
     for (let i = 0; i < this.recordings.length; i++) {
       const facts = factsText(outcomes[i] ?? "null");
       if (facts === undefined) continue;
       const r = this.recordings[i]!;
-      r.block += `[${id},${JSON.stringify(nameIn(product.names, this.channels[i]!.locale))},${facts.slice(1)}\n`;
+      r.block += `[${keys},${JSON.stringify(nameIn(product.names, this.channels[i]!.locale))},${facts.slice(1)}\n`;
       r.items++;
       if (r.block.length >= BLOCK) {
         r.out.write(r.block);

@@ -6,7 +6,10 @@
  * the feed itself: a feed of any layout (CSV, XML, JSON, a custom template) has the same sheet.
  *
  *   {"sheet":1,"sha256":"<the version's digest>","items":<lines that follow>}
- *   ["<catalogue id>","<name>",<cents>,"<currency>","<availability>",<title>,<link>,<image>(,"<published id>")]
+ *   ["<catalogue id>",["<14-digit code>",...],"<name>",<cents>,"<currency>","<availability>",<title>,<link>,<image>(,"<published id>")]
+ *
+ * The catalogue id and codes let the next run find the price a product was last published at
+ * (last-prices.ts), whatever id the channel published it under.
  *
  * Kept state is checked before use: the first line names the version and how many lines follow,
  * gzip's CRC covers the bytes; a sheet that is not whole is not used (and is removed).
@@ -24,7 +27,11 @@ export function sheetPath(outputDir: string, sha256: string): string {
 
 /** One item of a sheet. */
 export interface SheetItem {
+  /** The id the feed carries. */
   id: string;
+  catalogueId: string;
+  /** The product's valid codes (GTIN, CIP13) as 14-digit keys. */
+  codes: string[];
   name: string;
   cents: number;
   currency: string;
@@ -42,11 +49,12 @@ export function parseSheetLine(line: string): SheetItem | undefined {
   } catch {
     return undefined;
   }
-  if (!Array.isArray(v) || v.length < 8) return undefined;
-  const [catalogueId, name, cents, currency, availability, title, link, image, publishedId] = v as unknown[];
-  if (typeof catalogueId !== "string" || typeof name !== "string" || typeof cents !== "number" || typeof currency !== "string" || typeof availability !== "string") return undefined;
+  if (!Array.isArray(v) || v.length < 9) return undefined;
+  const [catalogueId, codes, name, cents, currency, availability, title, link, image, publishedId] = v as unknown[];
+  if (typeof catalogueId !== "string" || !Array.isArray(codes) || !codes.every((c) => typeof c === "string")) return undefined;
+  if (typeof name !== "string" || typeof cents !== "number" || typeof currency !== "string" || typeof availability !== "string") return undefined;
   if (typeof title !== "number" || typeof link !== "number" || typeof image !== "number") return undefined;
-  return { id: typeof publishedId === "string" ? publishedId : catalogueId, name, cents, currency, availability, title, link, image };
+  return { id: typeof publishedId === "string" ? publishedId : catalogueId, catalogueId, codes: codes as string[], name, cents, currency, availability, title, link, image };
 }
 
 /** The first line of a sheet. */
@@ -103,7 +111,11 @@ export async function readSheet(outputDir: string, sha256: string, onItem: (item
     }
   };
   try {
-    const stream = createReadStream(file).pipe(createGunzip());
+    // pipe() does not pass the file's errors on (a missing sheet would leave the reader waiting forever).
+    const input = createReadStream(file);
+    const stream = createGunzip();
+    input.on("error", (error) => stream.destroy(error));
+    input.pipe(stream);
     stream.setEncoding("utf8");
     await eachLine(stream, line);
   } catch (error) {

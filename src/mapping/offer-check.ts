@@ -20,14 +20,18 @@ function likelyCause(ratio: number): string {
   return "check the row's price";
 }
 
-function plausibility(field: "price", cents: number, publicCents: number, maxRatio: number): Reason | undefined {
+/** What a price is judged against: the catalogue's public price, else the price last published. */
+type Reference = { cents: number; what: "the catalogue's public price" | "the price last published" };
+
+function plausibility(field: "price", cents: number, reference: Reference, maxRatio: number): Reason | undefined {
+  const publicCents = reference.cents;
   const ratio = cents / publicCents;
   if (ratio <= maxRatio && ratio >= 1 / maxRatio) return undefined;
   const times = ratio >= 1 ? `${ratio >= 10 ? Math.round(ratio) : ratio.toFixed(1)} times` : `1/${Math.round(1 / ratio)} of`;
   return {
     code: "IMPLAUSIBLE_PRICE",
     // Without the row's line: an accepted row that only moved keeps its reused rows (OffersIndex.fingerprint).
-    detail: `${field} ${centsToAmount(cents)} in the offers file is ${times} the catalogue's public price ${centsToAmount(publicCents)}: ${likelyCause(ratio)}`,
+    detail: `${field} ${centsToAmount(cents)} in the offers file is ${times} ${reference.what} ${centsToAmount(publicCents)}: ${likelyCause(ratio)}`,
   };
 }
 
@@ -37,13 +41,20 @@ export function offerRefusal(product: Product, facts: ProductFacts, s: ChannelMa
   if (offer === undefined) return undefined;
   if (offer.refused !== undefined) return { code: "OFFER_REFUSED", detail: `offers file line ${offer.line}: ${offer.refused} (the offers report gives the row's problem)` };
   const maxRatio = s.offers.maxPriceRatio;
-  if (maxRatio === 0 || product.publicPrice === null || product.publicPrice === undefined) return undefined;
-  const publicCents = sourceToCents(product.publicPrice, unit);
-  if (!publicCents.ok || publicCents.value <= 0) return undefined;
   // The price where the channel publishes the offer's. Not the sale price: a deep discount is a
   // shop's choice, and one above the price is already refused (SALE_IGNORED).
-  if (offer.priceCents === undefined || !s.price.sources.includes("offer")) return undefined;
-  return plausibility("price", offer.priceCents, publicCents.value, maxRatio);
+  if (maxRatio === 0 || offer.priceCents === undefined || !s.price.sources.includes("offer")) return undefined;
+  const reference = referenceOf(product, offer.lastPublishedCents, unit);
+  return reference === undefined ? undefined : plausibility("price", offer.priceCents, reference, maxRatio);
+}
+
+/** The catalogue's public price when it has a usable one, else the price the product was last published at (if it was). */
+function referenceOf(product: Product, lastPublishedCents: number | undefined, unit: PriceUnit): Reference | undefined {
+  if (product.publicPrice !== null && product.publicPrice !== undefined) {
+    const publicCents = sourceToCents(product.publicPrice, unit);
+    if (publicCents.ok && publicCents.value > 0) return { cents: publicCents.value, what: "the catalogue's public price" };
+  }
+  return lastPublishedCents === undefined ? undefined : { cents: lastPublishedCents, what: "the price last published" };
 }
 
 /** The product's facts as if the offers file had no row for it (whenRefused: catalogue). A copy: facts are shared by every channel. */

@@ -37,6 +37,11 @@ export interface Offer {
   link?: string;
   /** Set on a row refused when the file was read: only `line` and this are kept of it. */
   refused?: OfferErrorCode;
+  /**
+   * What the shopper paid for this product in the feed live before this run (src/history/
+   * last-prices.ts): what a price is judged against when the catalogue has no public price.
+   */
+  lastPublishedCents?: number;
 }
 
 const REFUSALS = Object.keys(OFFER_ERRORS) as OfferErrorCode[];
@@ -67,6 +72,8 @@ export interface SharedOffers {
   gtinCount: number;
   gtinKeys: Float64Array;
   gtinRows: Int32Array;
+  /** 0, or the row's product's last published price in cents (setLastPublished). */
+  lastPublished: Int32Array;
 }
 
 function hashNumber(key: number): number {
@@ -97,6 +104,7 @@ export class OffersIndex {
       gtinCount: 0,
       gtinKeys: sharedArray(Float64Array, 128),
       gtinRows: sharedArray(Int32Array, 128),
+      lastPublished: sharedArray(Int32Array, rows),
     });
   }
 
@@ -174,6 +182,7 @@ export class OffersIndex {
     d.availability = ensure(d.availability, n);
     d.availabilityDate = ensure(d.availabilityDate, n, NaN);
     d.link = ensure(d.link, n, -1);
+    d.lastPublished = ensure(d.lastPublished, n);
     d.line[row] = offer.line;
     d.price[row] = offer.priceCents ?? 0;
     d.salePrice[row] = offer.salePriceCents ?? 0;
@@ -195,6 +204,27 @@ export class OffersIndex {
       d.idRow[index] = row;
     }
     for (const key of gtinKeys) this.addGtin(Number(key), row);
+  }
+
+  /**
+   * Gives each row the price its product was last published at, by the row's id, else by any of
+   * its GTIN keys (once every row is added, before the index is shared).
+   */
+  setLastPublished(byId: (id: string) => number | undefined, byGtin: (key: number) => number | undefined): number {
+    const d = this.d;
+    let set = 0;
+    const ids = StringPool.from(d.ids);
+    for (let i = 0; i < ids.count; i++) {
+      const cents = byId(ids.get(i));
+      if (cents !== undefined && cents > 0 && cents <= MAX_PRICE_CENTS) (d.lastPublished[d.idRow[i]!] = cents), set++;
+    }
+    for (let slot = 0; slot < d.gtinRows.length; slot++) {
+      const row = d.gtinRows[slot]! - 1;
+      if (row < 0 || d.lastPublished[row] !== 0) continue;
+      const cents = byGtin(d.gtinKeys[slot]!);
+      if (cents !== undefined && cents > 0 && cents <= MAX_PRICE_CENTS) (d.lastPublished[row] = cents), set++;
+    }
+    return set;
   }
 
   /**
@@ -220,7 +250,10 @@ export class OffersIndex {
     // The refusal only when the row is refused (fingerprints of accepted rows stay as they were),
     // with its line: OFFER_REFUSED names it.
     const refused = d.refused[row] === 0 ? "" : `!${d.refused[row]}@${d.line[row]}`;
-    return `${refused}${d.price[row]}|${d.salePrice[row]}|${d.quantity[row]}|${d.saleFrom[row]}|${d.saleUntil[row]}|${d.availability[row]}${date}|${d.link[row]! >= 0 ? "l" : "-"}${link}`;
+    // The last published price only when it is not the row's own (the usual case: a row that did not
+    // change was published at its price), so the fingerprints of unchanged rows stay as they were.
+    const last = d.lastPublished[row] === 0 || d.lastPublished[row] === d.price[row] ? "" : `~${d.lastPublished[row]}`;
+    return `${refused}${last}${d.price[row]}|${d.salePrice[row]}|${d.quantity[row]}|${d.saleFrom[row]}|${d.saleUntil[row]}|${d.availability[row]}${date}|${d.link[row]! >= 0 ? "l" : "-"}${link}`;
   }
 
   private offer(row: number): Offer {
@@ -236,6 +269,7 @@ export class OffersIndex {
     if (availability !== undefined) offer.availability = availability;
     if (!Number.isNaN(d.availabilityDate[row])) offer.availabilityDate = d.availabilityDate[row]!;
     if (d.link[row]! >= 0) offer.link = StringPool.from(d.links).get(d.link[row]!);
+    if (d.lastPublished[row] !== 0) offer.lastPublishedCents = d.lastPublished[row]!;
     return offer;
   }
 

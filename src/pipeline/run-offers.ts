@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { stringify } from "csv-stringify/sync";
 import type { LoadedConfig } from "../config/types.js";
 import { AtomicOutput } from "../core/atomic-output.js";
+import { lastPublishedPrices } from "../history/last-prices.js";
 import type { Logger } from "../log.js";
 import type { Manifest } from "../publish/manifest.js";
 import { type LoadedOffers, loadOffers, offersRefused } from "./offers-file.js";
@@ -30,6 +31,7 @@ export type OffersRefusedFigures = NonNullable<Manifest["offersRefused"]>;
  */
 export async function readRunOffers(input: {
   config: LoadedConfig;
+  outputDir: string;
   previous: Manifest | undefined;
   reportDir: string;
   force: boolean;
@@ -43,6 +45,12 @@ export async function readRunOffers(input: {
   logger.info("offers loaded", { file: offers.file, rows: parsed.rows, accepted: parsed.offers.size, refused: parsed.errorCount });
   for (const e of parsed.errors.slice(0, 10)) logger.warn("offers row refused", { line: e.line, reason: e.reason, detail: e.detail });
   await writeOffersReport(input.reportDir, offers);
+  // A price is judged against the catalogue's public price, else against the price last published (mapping/offer-check.ts).
+  const last = await lastPublishedPrices(input.outputDir, input.previous);
+  if (last) {
+    const judged = parsed.offers.setLastPublished((id) => last.byId.get(id), (code) => last.byCode.get(code));
+    logger.info("offers judged against the last published prices too", { from: last.channel, offers: judged });
+  }
   if (offers.problems.length === 0) return offers;
   if (!input.force) {
     input.onRefused({ file: offers.file, rows: parsed.rows, accepted: parsed.offers.size, refused: parsed.errorCount, rowsAccepted: parsed.rowsAccepted, reasons: offers.problems });

@@ -102,7 +102,7 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
     const previewDir = dryRun ? await preparePreview(outputDir) : undefined;
     const writeDir = previewDir ?? outputDir;
     // Before any request: a refused offers file stops the run with the live feeds untouched.
-    const offers = await readRunOffers({ config, previous, reportDir: writeDir, force, logger, onRefused: (figures) => (offersRefused = figures) });
+    const offers = await readRunOffers({ config, outputDir, previous, reportDir: writeDir, force, logger, onRefused: (figures) => (offersRefused = figures) });
     const figures = await mapProducts(
       {
         config, client, logger, outputDir, writeDir, started, dryRun, offers,

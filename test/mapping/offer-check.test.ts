@@ -52,6 +52,21 @@ describe("an implausible offer price", () => {
     expect(map(`id;price\n${ID};1450\n`, {}, { publicPrice: null }).result).toMatchObject({ ok: true, item: { price: { cents: 145000 } } });
   });
 
+  it("without a catalogue price, is judged against the price last published (history/last-prices.ts), and only then", () => {
+    const withLast = (csv: string, last: number, overrides: Record<string, unknown> = { publicPrice: null }) => {
+      const parsed = parseOffers(csv, "csv");
+      parsed.offers.setLastPublished((id) => (id === ID ? last : undefined), () => undefined);
+      return mapProduct(product(overrides), channel({}), context({ offers: parsed.offers }));
+    };
+    expect(withLast(`id;price\n${ID};1450\n`, 1450)).toEqual({
+      ok: false,
+      reasons: [{ code: "IMPLAUSIBLE_PRICE", detail: "price 1450.00 in the offers file is 100 times the price last published 14.50: looks like cents in the euros column" }],
+    });
+    expect(withLast(`id;price\n${ID};16,00\n`, 1450)).toMatchObject({ ok: true, item: { price: { cents: 1600 } } });
+    // The catalogue's public price comes first: 20.00 is within 5x of 14.50, however far from the last published 1.00.
+    expect(withLast(`id;price\n${ID};20,00\n`, 100, {})).toMatchObject({ ok: true, item: { price: { cents: 2000 } } });
+  });
+
   it("with whenRefused catalogue: the catalogue's price and stock, and the warning says why", () => {
     const { result } = map(`id;price;quantity\n${ID};1450;0\n`, { offers: { whenRefused: "catalogue" } });
     expect(result).toMatchObject({ ok: true, item: { price: { cents: 1450 }, availability: "in_stock" } });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { OffersIndex, type Offer } from "../../src/mapping/offers-table.js";
 
 /** Every field of an accepted Offer with two values; `line` is the one a fingerprint leaves out. */
-const VALUES: { [K in keyof Required<Omit<Offer, "refused">>]: [Offer[K], Offer[K]] } = {
+const VALUES: { [K in keyof Required<Omit<Offer, "refused" | "lastPublishedCents">>]: [Offer[K], Offer[K]] } = {
   line: [2, 3],
   priceCents: [1299, 1399],
   salePriceCents: [999, 899],
@@ -46,6 +46,21 @@ describe("OffersIndex.fingerprint (a refresh reuses a row while it is unchanged)
     expect(refused).not.toBe(fingerprintOf({ line: 2, refused: "OFFER_BAD_DATE" }));
     expect(refused).not.toBe(fingerprintOf({ line: 3, refused: "OFFER_BAD_PRICE" }));
     expect(refused).toBe(fingerprintOf({ line: 2, refused: "OFFER_BAD_PRICE" }));
+  });
+
+  it("carries the last published price, and changes only when it is not the row's own price (unchanged rows keep their fingerprint)", () => {
+    const withLast = (last: number | undefined, byGtin = false) => {
+      const index = OffersIndex.create();
+      index.add(base(), byGtin ? undefined : "P1", byGtin ? ["05400000000017"] : []);
+      const set = index.setLastPublished((id) => (id === "P1" ? last : undefined), (key) => (key === 5400000000017 ? last : undefined));
+      return { set, fingerprint: index.fingerprint("P1", ["05400000000017"]), offer: byGtin ? index.byGtin("05400000000017") : index.byId("P1") };
+    };
+    const before = fingerprintOf(base());
+    expect(withLast(undefined)).toMatchObject({ set: 0, fingerprint: before });
+    expect(withLast(undefined).offer?.lastPublishedCents).toBeUndefined();
+    expect(withLast(1299)).toMatchObject({ set: 1, fingerprint: before, offer: { lastPublishedCents: 1299 } });
+    expect(withLast(1399).fingerprint).not.toBe(before);
+    expect(withLast(1399, true)).toMatchObject({ set: 1, offer: { lastPublishedCents: 1399 } });
   });
 
   it("finds the offer as mapping does: by id first, then by GTIN; none is the empty string", () => {
