@@ -216,13 +216,17 @@ export class OffersIndex {
     const ids = StringPool.from(d.ids);
     for (let i = 0; i < ids.count; i++) {
       const cents = byId(ids.get(i));
-      if (cents !== undefined && cents > 0 && cents <= MAX_PRICE_CENTS) (d.lastPublished[d.idRow[i]!] = cents), set++;
+      if (cents === undefined || cents <= 0 || cents > MAX_PRICE_CENTS) continue;
+      d.lastPublished[d.idRow[i]!] = cents;
+      set++;
     }
     for (let slot = 0; slot < d.gtinRows.length; slot++) {
       const row = d.gtinRows[slot]! - 1;
       if (row < 0 || d.lastPublished[row] !== 0) continue;
       const cents = byGtin(d.gtinKeys[slot]!);
-      if (cents !== undefined && cents > 0 && cents <= MAX_PRICE_CENTS) (d.lastPublished[row] = cents), set++;
+      if (cents === undefined || cents <= 0 || cents > MAX_PRICE_CENTS) continue;
+      d.lastPublished[row] = cents;
+      set++;
     }
     return set;
   }
