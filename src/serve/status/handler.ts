@@ -130,8 +130,21 @@ export async function statusChanges(req: IncomingMessage, res: ServerResponse, c
   if (!allowed(req, res, ctx, text)) return;
   if (!ctx.channels.some((c) => c.name === channel)) return text(res, 404, "not found");
   const { manifest } = await ctx.live.current();
-  const since = manifest?.channels.find((c) => c.name === channel)?.changes?.since;
-  const result = await diffChannels(ctx.outputReal, [channel], since ?? "previous", "live");
+  const entry = manifest?.channels.find((c) => c.name === channel);
+  const since = entry?.changes?.since ?? "previous";
+  // A diff of a million items takes seconds and a few hundred MB: computed once per pair of versions.
+  const key = `${ctx.outputReal} ${channel} ${since} ${entry?.live?.sha256 ?? ""}`;
+  let report = changeReports.get(key);
+  if (report === undefined) {
+    report = diffChannels(ctx.outputReal, [channel], since, "live").then((r) => `${r.text(200)}\n`);
+    changeReports.set(key, report);
+    if (changeReports.size > 64) changeReports.delete(changeReports.keys().next().value!);
+    report.catch(() => changeReports.delete(key));
+  }
+  const body = await report;
   res.writeHead(200, { ...HEADERS, "Content-Type": "text/plain; charset=utf-8" });
-  res.end(req.method === "HEAD" ? undefined : `${result.text(200)}\n`);
+  res.end(req.method === "HEAD" ? undefined : body);
 }
+
+/** Reports by channel and pair of versions (a kept version never changes), the oldest dropped past 64. */
+const changeReports = new Map<string, Promise<string>>();
