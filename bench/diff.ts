@@ -1,7 +1,7 @@
 /**
  * `pharmafeed diff` at scale: two kept item sheets (src/history/sheet.ts) of N items each, the
  * newer one with 1 % of the items removed, 1 % added, 5 % repriced and 2 % out of stock, compared
- * by diffSheets; beside it, in the same run, the floor: reading both sheets (gunzip, split, parse)
+ * by diffSheets; beside it, in the same run, the floor: reading both sheets' lines (gunzip, split)
  * without comparing. Each measurement in a fresh process (its peak RSS is its own), the two sides
  * interleaved; medians of --runs.
  *
@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { diffSheets } from "../src/history/diff.js";
-import { readSheet, sheetPath } from "../src/history/sheet.js";
+import { readSheetLines, sheetPath } from "../src/history/sheet.js";
 import { keepSheet } from "../src/history/store.js";
 import { flag } from "./common.js";
 
@@ -48,13 +48,13 @@ async function child(mode: string, dir: string): Promise<void> {
   const started = performance.now();
   let summary: string;
   if (mode === "diff") {
-    const d = await diffSheets((onItem) => readSheet(dir, FROM, onItem), (onItem) => readSheet(dir, TO, onItem));
+    const d = await diffSheets((onLine) => readSheetLines(dir, FROM, onLine), (onLine) => readSheetLines(dir, TO, onLine));
     summary = `+${d.added.length} -${d.removed.length} prices ${d.prices.changed} availability ${d.availability.changed}`;
   } else {
     let n = 0;
-    await readSheet(dir, FROM, () => n++);
-    await readSheet(dir, TO, () => n++);
-    summary = `${n} items read`;
+    await readSheetLines(dir, FROM, () => n++);
+    await readSheetLines(dir, TO, () => n++);
+    summary = `${n} lines read`;
   }
   const ms = performance.now() - started;
   process.stdout.write(JSON.stringify({ ms, rssMb: process.resourceUsage().maxRSS / 1024, summary }));
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
       const read = results["read"]!;
       const diff = results["diff"]!;
       console.log(`\n${items.toLocaleString("en")} items (kept sheet ${(kept / 2 ** 20).toFixed(1)} MB, ${(kept / items).toFixed(0)} bytes per item)`);
-      console.log(`  read both sheets (floor): ${(median(read.ms) / 1000).toFixed(2)} s, peak RSS ${median(read.rss).toFixed(0)} MB`);
+      console.log(`  read both sheets' lines (floor): ${(median(read.ms) / 1000).toFixed(2)} s, peak RSS ${median(read.rss).toFixed(0)} MB`);
       console.log(`  diff:                     ${(median(diff.ms) / 1000).toFixed(2)} s (${(median(diff.ms) / median(read.ms)).toFixed(2)}x the floor), peak RSS ${median(diff.rss).toFixed(0)} MB; ${diff.summary}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });

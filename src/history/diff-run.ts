@@ -6,7 +6,7 @@
 import { readHistory } from "../publish/manifest.js";
 import { diffSheets, type FeedDiff, SheetDiffError } from "./diff.js";
 import { diffReport } from "./diff-words.js";
-import { readSheet } from "./sheet.js";
+import { readSheetLines } from "./sheet.js";
 import { type PublishedVersion, resolveVersion, versionsOf } from "./versions.js";
 
 const side = (v: PublishedVersion) => ({ sha256: v.sha256, publishedAt: v.publishedAt, runs: v.runs, items: v.items });
@@ -34,8 +34,8 @@ async function diffChannel(outputDir: string, channel: string, versions: Publish
   if (!to.ok) return { channel, ok: false, why: `${toRef}: ${to.why}` };
   try {
     const diff = await diffSheets(
-      (onItem) => readSheet(outputDir, from.version.sha256, onItem),
-      (onItem) => readSheet(outputDir, to.version.sha256, onItem),
+      (onLine) => readSheetLines(outputDir, from.version.sha256, onLine),
+      (onLine) => readSheetLines(outputDir, to.version.sha256, onLine),
     );
     return { channel, ok: true, from: side(from.version), to: side(to.version), diff };
   } catch (error) {

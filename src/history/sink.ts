@@ -12,7 +12,7 @@ import { readHistory } from "../publish/manifest.js";
 import type { PublishedRun, StateSink } from "../publish/run-parts.js";
 import { diffSheets, type FeedDiff, SheetDiffError } from "./diff.js";
 import type { HistorySettings } from "./settings.js";
-import { readSheet } from "./sheet.js";
+import { readSheetLines } from "./sheet.js";
 import { type RecordedChannel, SheetRecorder } from "./sheet-recorder.js";
 import { keepSheet, keepVersion, prune } from "./store.js";
 
@@ -61,7 +61,7 @@ export class FeedHistory implements StateSink {
     const mine = index < 0 ? undefined : this.recorder?.source(index, items);
     if (!mine) return { ok: false, why: "this run's item sheet was not written whole" };
     try {
-      const diff = await diffSheets((onItem) => readSheet(outputDir, sha256, onItem), mine, movedPercent === undefined ? {} : { movedPercent });
+      const diff = await diffSheets((onLine) => readSheetLines(outputDir, sha256, onLine), mine, movedPercent === undefined ? {} : { movedPercent });
       return { ok: true, diff };
     } catch (error) {
       if (error instanceof SheetDiffError) return { ok: false, why: error.message };

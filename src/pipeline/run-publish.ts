@@ -48,11 +48,12 @@ async function finishChannels(input: PublishInput, journal: JournalWriter | unde
   // Every row written (image rows too) and every product heard: the item sheets are whole, then compared.
   await Promise.all(input.runs.map((run) => run.settleRows()));
   await input.history?.closeSheets();
+  const comparing = { channels: 0, ms: 0 };
   for (const run of input.runs) {
     const name = run.channel.name;
     const live = previousEntries.get(name)?.live ?? null;
     const entry = await run.finish({
-      ...(live && input.history ? { compare: (items: number) => compareWithLive(input, run, live.sha256, items) } : {}),
+      ...(live && input.history ? { compare: (items: number) => timed(comparing, () => compareWithLive(input, run, live.sha256, items)) } : {}),
       live,
       force: input.force,
       dryRun: input.previewDir !== undefined,
@@ -64,7 +65,19 @@ async function finishChannels(input: PublishInput, journal: JournalWriter | unde
     if (run.failed) logger.error("channel failed", { channel: name, error: run.failed.message });
     else if (entry.published !== true) logger.warn("channel not published", { channel: name, reason: entry.published });
   }
+  // What comparing with the live feeds cost (the price gate, the status page's changes): a few percent of a run.
+  if (comparing.channels > 0) logger.info("compared with the live feeds", { channels: comparing.channels, seconds: Number((comparing.ms / 1000).toFixed(2)) });
   return entries;
+}
+
+async function timed<T>(sum: { channels: number; ms: number }, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    sum.channels++;
+    sum.ms += performance.now() - started;
+  }
 }
 
 /** This run's file against the live one, for the gate; undefined (and why, in the log) when they cannot be compared. */

@@ -36,8 +36,11 @@ function item(id: string, cents: number, extra: Partial<SheetItem> = {}): SheetI
   return { id, catalogueId: id, codes: [], name: `name ${id}`, cents, currency: "EUR", availability: "in_stock", title: 1, link: 2, image: 3, ...extra };
 }
 
-const source = (items: readonly SheetItem[]): SheetSource => async (onItem) => {
-  for (const i of items) onItem(i);
+/** A sheet line as the recorder writes it (the published id only when it is not the catalogue's). */
+const lineOf = (i: SheetItem) => JSON.stringify([i.catalogueId, i.codes, i.name, i.cents, i.currency, i.availability, i.title, i.link, i.image, ...(i.id === i.catalogueId ? [] : [i.id])]);
+
+const source = (items: readonly SheetItem[]): SheetSource => async (onLine) => {
+  for (const i of items) onLine(lineOf(i));
   return { ok: true, items: items.length };
 };
 
@@ -115,11 +118,17 @@ describe("the diff of two versions", () => {
     expect(diffSummary(diff)).toBe("+1 -1, 2 price changes, 1 availability change, 1 title change, 1 link change, 1 photo change");
   });
 
-  it("counts a currency change as a price change, a duplicate id once, and refuses a sheet that is not whole", async () => {
-    const diff = await diffSheets(source([item("A", 1000)]), source([item("A", 1000, { currency: "CHF" }), item("A", 5)]));
-    expect(diff.prices.changed).toBe(1);
-    expect(diff.added).toEqual([]);
+  it("counts a currency change as a price change, a name change as none, an id the channel changed as removed and added", async () => {
+    const diff = await diffSheets(source([item("A", 1000), item("B", 1), item("C", 2)]), source([item("A", 1000, { currency: "CHF" }), item("B", 1, { name: "renamed" }), item("C", 2, { id: "feed-C" })]));
+    expect([diff.prices.changed, diff.unchanged]).toEqual([1, 1]);
+    expect([diff.removed, diff.added]).toEqual([[{ id: "C", name: "name C" }], [{ id: "feed-C", name: "name C" }]]);
+  });
+
+  it("refuses a sheet that is not whole, or a line that is not an item", async () => {
     await expect(diffSheets(async () => ({ ok: false, why: "gone" }), source([]))).rejects.toThrow(SheetDiffError);
+    const broken: SheetSource = async (onLine) => (onLine('["A",[],"x"]'), { ok: true, items: 1 });
+    await expect(diffSheets(source([item("A", 1)]), broken)).rejects.toThrow("not an item");
+    await expect(diffSheets(async (onLine) => (onLine("garbage"), { ok: true, items: 1 }), source([]))).rejects.toThrow("not an item");
   });
 });
 
