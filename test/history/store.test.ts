@@ -99,6 +99,18 @@ describe("prune", () => {
     expect(await names(dir)).toEqual([d["a"]]);
   });
 
+  it("removes a version's item sheet with it, and an orphan sheet; a sheet counts in its version's size", async () => {
+    const { dir, d } = await kept();
+    const sheet = (x: string, text = "x".repeat(5000)) => writeFile(join(dir, feeds, `${x}.items.gz`), gzipSync(text, { level: 0 }));
+    const before = new Map((await keptVersions(dir)).map((v) => [v.sha256, v.bytes]));
+    await Promise.all([sheet(d["a"]!), sheet(d["b"]!), sheet("9".repeat(64))]);
+    const after = new Map((await keptVersions(dir)).map((v) => [v.sha256, v.bytes]));
+    expect(after.get(d["a"]!)! - before.get(d["a"]!)!).toBeGreaterThan(5000);
+    expect(after.get(d["c"]!)).toBe(before.get(d["c"]!));
+    await prune(dir, [[d["a"]!]], Number.MAX_SAFE_INTEGER);
+    expect((await readdir(join(dir, feeds))).sort()).toEqual([`${d["a"]}.gz`, `${d["a"]}.items.gz`].sort());
+  });
+
   it("copes with a folder that does not exist", async () => {
     const dir = await output({});
     expect(await prune(dir, [[sha("x")]], 10)).toEqual([]);
