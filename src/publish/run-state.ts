@@ -85,6 +85,8 @@ export interface RunState {
   /** What else the last run could not do (manifest.problems). */
   problems: Problem[];
   error?: { code: string; message: string };
+  /** Feeds put back by `pharmafeed rollback` and pinned (the manifest's live.pinned): runs do not replace them until released. */
+  pinned: { channel: string; at: string; command: string }[];
   /** One sentence for a person (status page header, alert text). */
   summary: string;
 }
@@ -121,7 +123,7 @@ function describe(status: HealthStatus, manifest: Manifest, unpublished: readonl
 /** What the last run and the age of the feeds mean now; healthz, /monitor and the status page all use it. */
 export function runState(manifest: Manifest | undefined, now: Date, maxAgeHours: number = DEFAULT_MAX_FEED_AGE_HOURS): RunState {
   if (!manifest) {
-    return { status: "no-run", alert: true, maxFeedAgeHours: maxAgeHours, unpublished: [], problems: [], summary: "No run yet: run pharmafeed generate." };
+    return { status: "no-run", alert: true, maxFeedAgeHours: maxAgeHours, unpublished: [], problems: [], pinned: [], summary: "No run yet: run pharmafeed generate." };
   }
   const unpublished = manifest.unpublished ?? unpublishedOf(manifest.channels);
   const newestFeedAt = newestLive(manifest);
@@ -129,6 +131,9 @@ export function runState(manifest: Manifest | undefined, now: Date, maxAgeHours:
   // Compared in milliseconds: the rounded age would call 36 h 1 min "36.0" and not stale.
   const stale = newestFeedAt === undefined || now.getTime() - Date.parse(newestFeedAt) > maxAgeHours * 3_600_000;
   const status: HealthStatus = stale ? "stale" : manifest.status === "ok" ? "ok" : "degraded";
+  const pinned = manifest.channels.flatMap((c) => (c.live?.pinned ? [{ channel: c.name, at: c.live.pinned.at, command: c.live.pinned.command }] : []));
+  // Said from the rollback on, before a run holds the feed (which then makes the run degraded).
+  const pins = pinned.length === 0 ? "" : ` Pinned by rollback: ${pinned.map((p) => `${p.channel} since ${p.at} (\`${p.command}\`)`).join("; ")}.`;
   return {
     status,
     run: manifest.status,
@@ -138,6 +143,7 @@ export function runState(manifest: Manifest | undefined, now: Date, maxAgeHours:
     unpublished,
     problems: manifest.problems ?? [],
     ...(manifest.error ? { error: manifest.error } : {}),
-    summary: describe(status, manifest, unpublished, ageHours, maxAgeHours),
+    pinned,
+    summary: describe(status, manifest, unpublished, ageHours, maxAgeHours) + pins,
   };
 }

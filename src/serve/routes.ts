@@ -119,6 +119,7 @@ async function health(ctx: RouteContext): Promise<{ state: RunState; body: Recor
         // What else the run could not do: a served feed the config no longer names, kept state, ...
         ...(state.problems.length > 0 ? { problems: state.problems } : {}),
         ...(state.error ? { error: state.error } : {}),
+        ...(state.pinned.length > 0 ? { pinned: state.pinned } : {}),
         // Where the feeds were pushed (S3, SFTP, FTP) and how the last push went.
         ...(manifest.channels.some((c) => c.destinations) ? { destinations: destinationsView(manifest.channels) } : {}),
         summary: state.summary,

@@ -70,3 +70,15 @@ describe("runState", () => {
     expect(runState(failed, NOW, 36)).toMatchObject({ status: "degraded", run: "failed", error: { code: "SOURCE_AUTH" }, summary: "Degraded: the last run failed: SOURCE_AUTH: HTTP 401." });
   });
 });
+
+describe("a feed pinned by rollback", () => {
+  it("is said by every surface from the rollback on (summary, the state's list), before a run holds it", () => {
+    const pinned = entry("google-fr", true);
+    pinned.live = { ...pinned.live!, pinned: { at: "2026-11-25T09:00:00.000Z", command: "pharmafeed rollback --channel google-fr", versionOf: "2026-11-24T02:16:00.000Z" } };
+    const state = runState(manifest([pinned, entry("idealo-fr", true)]), NOW);
+    expect(state.status).toBe("ok");
+    expect(state.pinned).toEqual([{ channel: "google-fr", at: "2026-11-25T09:00:00.000Z", command: "pharmafeed rollback --channel google-fr" }]);
+    expect(state.summary).toContain("Pinned by rollback: google-fr since 2026-11-25T09:00:00.000Z (`pharmafeed rollback --channel google-fr`).");
+    expect(runState(manifest([entry("idealo-fr", true)]), NOW).summary).not.toContain("Pinned");
+  });
+});
