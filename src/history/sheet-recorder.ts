@@ -9,11 +9,13 @@
  * Whatever goes wrong here costs the sheets (no price gate, no diff for this version: said in
  * the log and the manifest's problems), never the run.
  */
-import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { createReadStream, type WriteStream } from "node:fs";
+import { EXCLUSIVE_FLAGS } from "../core/atomic-file.js";
+import { type FileHandle, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { once } from "node:events";
 import { FEED_HISTORY_DIR } from "../core/layout.js";
+import { ensureRealDir } from "../core/safe-path.js";
 import type { IndexProduct } from "../explain/entry.js";
 import { factsText } from "../mapping/item-facts.js";
 import { eachLine, type SheetRead } from "./sheet.js";
@@ -47,22 +49,30 @@ export class SheetRecorder {
 
   private constructor(
     private readonly channels: readonly RecordedChannel[],
-    dir: string,
-    private readonly tag: string,
+    files: readonly { file: string; handle: FileHandle }[],
   ) {
-    this.recordings = channels.map((_, i) => {
-      const file = join(dir, `.${tag}-${i}.items`);
-      const recording: Recording = { file, out: createWriteStream(file, { flags: "w" }), block: "", items: 0 };
+    this.recordings = files.map(({ file, handle }) => {
+      const recording: Recording = { file, out: handle.createWriteStream(), block: "", items: 0 };
       recording.out.on("error", (error) => (recording.failed ??= error));
       return recording;
     });
   }
 
-  /** `tag` tells this run's temporaries from a killed run's (pruned by the feed history). */
-  static async open(outputDir: string, channels: readonly RecordedChannel[], tag: string): Promise<SheetRecorder> {
+  static async open(outputDir: string, channels: readonly RecordedChannel[]): Promise<SheetRecorder> {
     const dir = join(outputDir, FEED_HISTORY_DIR);
-    await mkdir(dir, { recursive: true });
-    return new SheetRecorder(channels, dir, tag);
+    await ensureRealDir(dir);
+    // A temporary as every other (`.name.tmp-<pid>`): a killed run's is known for one, and pruned.
+    const files = channels.map((_, i) => join(dir, `.sheet-${i}.items.tmp-${process.pid}`));
+    // A killed run with this pid's number left these: removed, then created here and now, never
+    // through a link planted at the name (core/atomic-file.ts).
+    await Promise.all(files.map((file) => rm(file, { force: true })));
+    const opened = await Promise.allSettled(files.map(async (file) => ({ file, handle: await open(file, EXCLUSIVE_FLAGS, 0o644) })));
+    const failed = opened.find((o) => o.status === "rejected");
+    if (failed) {
+      await Promise.all(opened.map((o) => (o.status === "fulfilled" ? o.value.handle.close().then(() => rm(o.value.file, { force: true })) : undefined)));
+      throw (failed as PromiseRejectedResult).reason;
+    }
+    return new SheetRecorder(channels, opened.map((o) => (o as PromiseFulfilledResult<{ file: string; handle: FileHandle }>).value));
   }
 
   /** Told of every product, in the run's order, with each channel's outcome text ("null": failed). */

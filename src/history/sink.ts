@@ -35,10 +35,10 @@ export class FeedHistory implements StateSink {
   ) {}
 
   /** Starts this run's item sheets (not on a dry run: nothing of it is kept). Returns who hears the products. */
-  async record(outputDir: string, channels: readonly RecordedChannel[], startedAt: Date): Promise<SheetRecorder | undefined> {
+  async record(outputDir: string, channels: readonly RecordedChannel[]): Promise<SheetRecorder | undefined> {
     try {
       this.channels = channels;
-      this.recorder = await SheetRecorder.open(outputDir, channels, `run-${startedAt.getTime()}-${process.pid}`);
+      this.recorder = await SheetRecorder.open(outputDir, channels);
     } catch (error) {
       this.notKept(undefined, `this run's item sheets could not be started: ${(error as Error).message}`);
     }

@@ -102,7 +102,7 @@ export async function mapProducts(input: ProductsInput, parts: RunParts): Promis
   runs.forEach((run, i) => (run.explain = state.explain?.channel(i)));
   // The item sheets hear every product where the state log does (none on a dry run: explain is off).
   if (state.explain && parts.history) {
-    const sheets = await parts.history.record(outputDir, runs.map((r) => ({ name: r.channel.name, locale: r.channel.mapping.locale })), started);
+    const sheets = await parts.history.record(outputDir, runs.map((r) => ({ name: r.channel.name, locale: r.channel.mapping.locale })));
     if (sheets) state.explain.observe(sheets);
   }
 

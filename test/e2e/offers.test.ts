@@ -121,11 +121,15 @@ describe("a price typed in cents in the euros column, and a row refused for its 
     // Two products the good run published, with a catalogue price.
     const [typo, refused] = (await csvFeed()).filter((id) => typeof publicCents.get(id) === "number").slice(0, 2) as [string, string];
     const cents = publicCents.get(typo) as number;
-    const others = ids.slice(0, 40).filter((id) => id !== typo && id !== refused);
+    // A product the good run published without a catalogue price: judged against the price it was published at (afterGoodRun: i+1,99).
+    const lastCents = (id: string) => (ids.indexOf(id) + 1) * 100 + 99;
+    const unpriced = ((await csvFeed()) as string[]).find((id) => typeof publicCents.get(id) !== "number" && ids.indexOf(id) >= 0 && ids.indexOf(id) < 40) as string;
+    expect(unpriced, "the good run published a product without a catalogue price").toBeDefined();
+    const others = ids.slice(0, 40).filter((id) => id !== typo && id !== refused && id !== unpriced);
     // The typo: the shop's price is the catalogue's, typed in cents in a column of euros (100x).
-    // Every other row at the catalogue's price (a comma decimal, as a French spreadsheet writes it).
-    const shopPrice = (id: string) => (typeof publicCents.get(id) === "number" ? ((publicCents.get(id) as number) / 100).toFixed(2).replace(".", ",") : "5,00");
-    const lines = ["id;price;quantity", ...others.map((id) => `${id};${shopPrice(id)};3`), `${typo};${cents};3`, `${refused};12,99.5;3`];
+    // Every other row at the catalogue's price (a comma decimal, as a French spreadsheet writes it), or the one it was published at.
+    const shopPrice = (id: string) => ((typeof publicCents.get(id) === "number" ? (publicCents.get(id) as number) : lastCents(id)) / 100).toFixed(2).replace(".", ",");
+    const lines = ["id;price;quantity", ...others.map((id) => `${id};${shopPrice(id)};3`), `${typo};${cents};3`, `${refused};12,99.5;3`, `${unpriced};${lastCents(unpriced)};3`];
     await writeFile(offersFile, lines.join("\n") + "\n");
 
     const result = await run("generate", config);
@@ -138,10 +142,15 @@ describe("a price typed in cents in the euros column, and a row refused for its 
       reason: "IMPLAUSIBLE_PRICE",
       detail: expect.stringContaining(`price ${(cents).toFixed(2)} in the offers file is 100 times the catalogue's public price ${(cents / 100).toFixed(2)}: looks like cents in the euros column`),
     });
-    expect(report.find((r) => r["id"] === refused)).toMatchObject({ reason: "OFFER_REFUSED", detail: expect.stringContaining(`offers file line ${lines.length}: OFFER_BAD_PRICE`) });
+    expect(report.find((r) => r["id"] === refused)).toMatchObject({ reason: "OFFER_REFUSED", detail: expect.stringContaining(`offers file line ${lines.length - 1}: OFFER_BAD_PRICE`) });
+    expect(feed).not.toContain(unpriced);
+    expect(report.find((r) => r["id"] === unpriced)).toMatchObject({
+      reason: "IMPLAUSIBLE_PRICE",
+      detail: expect.stringContaining(`price ${lastCents(unpriced).toFixed(2)} in the offers file is 100 times the price last published ${(lastCents(unpriced) / 100).toFixed(2)}: looks like cents in the euros column`),
+    });
     const manifest = await manifestOf(config.outputDir);
     for (const channel of ["google-fr", "generic-csv-nl", "idealo-fr"]) {
-      expect(manifest.channels.find((c) => c.name === channel)?.excluded, channel).toMatchObject({ IMPLAUSIBLE_PRICE: 1, OFFER_REFUSED: 1 });
+      expect(manifest.channels.find((c) => c.name === channel)?.excluded, channel).toMatchObject({ IMPLAUSIBLE_PRICE: 2, OFFER_REFUSED: 1 });
     }
     const explain = await runCli(["explain", "--config", config.configFile, typo], { env: sandboxEnv(sandbox) });
     expect(explain.code, explain.stderr).toBe(0);
