@@ -12,6 +12,7 @@ import { ProductFilter, ProductSorting } from "../catalogue/query/product-filter
 import { resolveSourceOptions, type SourceOptions } from "../catalogue/options.js";
 import { PharmafeedError } from "../errors.js";
 import { ChannelMapping, type ChannelMappingInput } from "../mapping/settings.js";
+import { offerColumnsProblems } from "../mapping/offers-columns.js";
 import { temporaryPath } from "../core/atomic-file.js";
 import { PRESETS } from "../presets/index.js";
 import { imageConfigProblems } from "../images/check.js";
@@ -265,6 +266,7 @@ export async function loadConfig(
   const offersFile = config.offers ? resolve(base, config.offers.file) : undefined;
   if (offersFile && !(await exists(offersFile))) problems.add(file, "offers.file", `no such file ${offersFile}`);
   const offersFormat = config.offers?.format ?? (offersFile && extname(offersFile).toLowerCase() === ".json" ? "json" : "csv");
+  for (const p of config.offers ? offerColumnsProblems(config.offers) : []) problems.add(file, p.path, p.message);
 
   let source: SourceOptions | undefined;
   if (options.checkCredentials !== false) {
@@ -295,7 +297,14 @@ export async function loadConfig(
     publicBaseUrl: config.output.publicBaseUrl,
     offers:
       offersFile && config.offers
-        ? { file: offersFile, format: offersFormat, minAcceptedPercent: config.offers.minAcceptedPercent, maxDropPercent: config.offers.maxDropPercent }
+        ? {
+            file: offersFile,
+            format: offersFormat,
+            columns: config.offers.columns,
+            ignoreColumns: config.offers.ignoreColumns,
+            minAcceptedPercent: config.offers.minAcceptedPercent,
+            maxDropPercent: config.offers.maxDropPercent,
+          }
         : undefined,
     channels: options.only && options.only.length > 0 ? channels.filter((c) => options.only!.includes(c.name)) : channels,
     channelNames: channels.map((c) => c.name),

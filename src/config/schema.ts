@@ -12,6 +12,14 @@ import { NotifySettings } from "../notify/settings.js";
 import { MerchantSettings } from "../merchant/settings.js";
 import { HistorySettings } from "../history/settings.js";
 import { Destinations } from "../destinations/settings.js";
+import { OFFER_FIELDS } from "../mapping/offers.js";
+import { suggestOfferField } from "../mapping/offers-columns.js";
+
+/** `an offers field is needed (did you mean "price"? known: id, gtin, ...)`; issues.ts adds what was found. */
+function offerFieldExpected(input: unknown): string {
+  const near = typeof input === "string" ? suggestOfferField(input) : undefined;
+  return `an offers field is needed (${near === undefined ? "" : `did you mean "${near}"? `}known: ${OFFER_FIELDS.join(", ")})`;
+}
 
 export const SourceConfig = z
   .object({
@@ -76,6 +84,13 @@ export const MainConfig = z
         file: z.string().min(1),
         /** Taken from the file extension when omitted. */
         format: z.enum(["csv", "json"]).optional(),
+        /**
+         * The file's own headers (CSV) or keys (JSON) -> our field names: `{"EAN": "gtin", "Prix TTC": "price"}`.
+         * Matched as written, then trimmed and in any case; a header the file lacks is no error.
+         */
+        columns: z.record(z.string().min(1), z.enum(OFFER_FIELDS, { error: (issue) => offerFieldExpected(issue.input) })).default({}),
+        /** Headers (or keys) whose cells are never read: the extra columns of a POS export (`Désignation`). */
+        ignoreColumns: z.array(z.string().min(1)).default([]),
         /** Fewer accepted rows than this share of the data rows refuses the file (nothing published; --force overrides). */
         minAcceptedPercent: z.number().min(0).max(100).default(95),
         /** Accepted offers this much below the last run's (manifest.json) refuse the file (nothing published; --force overrides). */

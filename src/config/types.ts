@@ -1,5 +1,6 @@
 import type { SourceOptions } from "../catalogue/options.js";
 import type { ChannelMapping } from "../mapping/settings.js";
+import type { OfferColumns } from "../mapping/offers-columns.js";
 import type { Preset } from "../presets/index.js";
 import type { LoadedLayout, OutputFormat } from "../writers/layout.js";
 import type { GateSettings } from "../publish/gate.js";
@@ -7,8 +8,8 @@ import type { AccessConfig, MainConfig } from "./schema.js";
 import type { MerchantChannel } from "../merchant/settings.js";
 import type { DestinationConfig } from "../destinations/settings.js";
 
-/** The offers file of a run and the thresholds under which it is refused (see pipeline/offers-file.ts). */
-export interface OffersConfig {
+/** The offers file of a run, how its headers read, and the thresholds under which it is refused (see pipeline/offers-file.ts). */
+export interface OffersConfig extends OfferColumns {
   file: string;
   format: "csv" | "json";
   minAcceptedPercent: number;

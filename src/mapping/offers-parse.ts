@@ -15,10 +15,14 @@
  *
  * JSON: an array of objects, `{"offers": [...]}` (read whole), or one object
  * per line (NDJSON, streamed: recognised when the first line is an object).
+ *
+ * Headers and keys are read through offers-columns.ts: the config's
+ * `offers.columns` and `offers.ignoreColumns`, and a did-you-mean for the rest.
  */
 import { parse as parseCsv, type CsvError, type Options as CsvOptions } from "csv-parse/sync";
 import { DECIMAL_COMMA_HINT, decimalCommas, SCIENTIFIC, scientificHint } from "./offers-hints.js";
-import { addOfferRow, emptyOffersIndex, isOfferField, type OfferError, type OffersIndex } from "./offers.js";
+import { describeUnknownHeader, IGNORED, NO_OFFER_COLUMNS, type OfferColumns, OfferHeaders } from "./offers-columns.js";
+import { addOfferRow, emptyOffersIndex, type OfferError, type OfferField, type OffersIndex } from "./offers.js";
 
 export interface ParsedOffers {
   offers: OffersIndex;
@@ -26,7 +30,7 @@ export interface ParsedOffers {
   errors: OfferError[];
   /** Every problem, kept or not. */
   errorCount: number;
-  /** Problems of the file's structure: an unknown column or key, no key column. */
+  /** Problems of the file's structure: an unknown column or key, two read as one field, no key column. */
   structure: OfferError[];
   /** Data rows read (CSV lines after the header that are not blank, JSON entries). */
   rows: number;
@@ -68,15 +72,24 @@ function csvProblem(error: CsvError | undefined): string {
 
 const nameOf = (d: string) => (d === "\t" ? "tab" : `'${d}'`);
 
+/** `columns "EAN" and "gtin" are both read as gtin: keep one, or list the other in offers.ignoreColumns` */
+function readTwice(what: "columns" | "keys", first: string, second: string, field: OfferField): string {
+  return `${what} ${JSON.stringify(first.trim())} and ${JSON.stringify(second.trim())} are both read as ${field}: keep one, or list the other in offers.ignoreColumns`;
+}
+
 class CsvRows {
-  private columns: string[] | undefined;
+  /** The field of each column of the header; undefined for one ignored, unknown or read twice. */
+  private columns: (OfferField | undefined)[] | undefined;
   private options: CsvOptions | undefined;
   private delimiter = ",";
   private batch: string[] = [];
   private batchLines: number[] = [];
   private headerSeen = false;
 
-  constructor(private readonly out: ReaderState) {}
+  constructor(
+    private readonly out: ReaderState,
+    private readonly headers: OfferHeaders,
+  ) {}
 
   push(text: string, line: number): void {
     if (!this.headerSeen) {
@@ -111,8 +124,20 @@ class CsvRows {
       this.out.structureError({ line, reason: "OFFER_PARSE", detail: `header: ${csvProblem(error)}` });
       return;
     }
-    const columns = head.map((c) => c.trim().toLowerCase());
-    for (const c of columns) if (!isOfferField(c)) this.out.structureError({ line, reason: "OFFER_UNKNOWN_FIELD", detail: c });
+    const from = new Map<OfferField, string>();
+    const columns = head.map((name): OfferField | undefined => {
+      const role = this.headers.role(name);
+      if (role === undefined) this.out.structureError({ line, reason: "OFFER_UNKNOWN_FIELD", detail: describeUnknownHeader(name, "column") });
+      if (role === undefined || role === IGNORED) return undefined;
+      const other = from.get(role);
+      if (other === undefined) {
+        from.set(role, name);
+        return role;
+      }
+      // Which of the two a row means is a guess: the file is refused (under --force the first is read).
+      this.out.structureError({ line, reason: "OFFER_PARSE", detail: `header: ${readTwice("columns", other, name, role)}` });
+      return undefined;
+    });
     if (!columns.some((c) => c === "id" || c === "gtin" || c === "cip13")) {
       this.out.structureError({ line, reason: "OFFER_NO_KEY", detail: "the header has no id, gtin or cip13 column" });
       return;
@@ -155,7 +180,7 @@ class CsvRows {
     const row: Record<string, unknown> = {};
     record.forEach((value, i) => {
       const name = columns[i];
-      if (name !== undefined && isOfferField(name)) row[name] = value;
+      if (name !== undefined) row[name] = value;
     });
     const scientific = (["gtin", "cip13"] as const).find((key) => SCIENTIFIC.test(String(row[key] ?? "").trim()));
     if (scientific !== undefined) return this.out.rowErrors([{ line, reason: "OFFER_BAD_KEY", detail: scientificHint(scientific) }]);
@@ -191,7 +216,10 @@ class JsonRows {
   private ndjson: boolean | undefined;
   private whole: string[] = [];
 
-  constructor(private readonly out: ReaderState) {}
+  constructor(
+    private readonly out: ReaderState,
+    private readonly headers: OfferHeaders,
+  ) {}
 
   push(text: string, line: number): void {
     if (this.ndjson === undefined && text.trim() !== "") this.ndjson = text.trim().startsWith("{") && parsesAsObject(text);
@@ -250,9 +278,17 @@ class JsonRows {
       return;
     }
     const row: Record<string, unknown> = {};
+    const from = new Map<OfferField, string>();
     for (const [key, value] of Object.entries(entry)) {
-      if (isOfferField(key)) row[key] = value;
-      else this.out.structureError({ line, reason: "OFFER_UNKNOWN_FIELD", detail: key });
+      const role = this.headers.role(key);
+      if (role === undefined) this.out.structureError({ line, reason: "OFFER_UNKNOWN_FIELD", detail: describeUnknownHeader(key, "key") });
+      if (role === undefined || role === IGNORED) continue;
+      const other = from.get(role);
+      if (other !== undefined) this.out.structureError({ line, reason: "OFFER_PARSE", detail: readTwice("keys", other, key, role) });
+      else {
+        from.set(role, key);
+        row[role] = value;
+      }
     }
     this.out.row(addOfferRow(this.out.offers, row, line));
   }
@@ -304,8 +340,10 @@ export class OffersReader {
   private readonly rows: CsvRows | JsonRows;
   private line = 0;
 
-  constructor(format: "csv" | "json") {
-    this.rows = format === "csv" ? new CsvRows(this.state) : new JsonRows(this.state);
+  /** `columns`: the config's offers.columns and offers.ignoreColumns. */
+  constructor(format: "csv" | "json", columns: OfferColumns = NO_OFFER_COLUMNS) {
+    const headers = new OfferHeaders(columns);
+    this.rows = format === "csv" ? new CsvRows(this.state, headers) : new JsonRows(this.state, headers);
   }
 
   push(text: string): void {
@@ -324,8 +362,8 @@ export class OffersReader {
   }
 }
 
-export function parseOffers(text: string, format: "csv" | "json"): ParsedOffers {
-  const reader = new OffersReader(format);
+export function parseOffers(text: string, format: "csv" | "json", columns: OfferColumns = NO_OFFER_COLUMNS): ParsedOffers {
+  const reader = new OffersReader(format, columns);
   if (text !== "") for (const line of text.replace(/\r$/, "").split(/\r\n|\n|\r/)) reader.push(line);
   return reader.finish();
 }

@@ -10,12 +10,13 @@ import { createReadStream } from "node:fs";
 import type { OffersConfig } from "../config/types.js";
 import { PharmafeedError } from "../errors.js";
 import { LineDecoder } from "../mapping/offers-decode.js";
+import type { OfferColumns } from "../mapping/offers-columns.js";
 import { OffersReader, type ParsedOffers } from "../mapping/offers-parse.js";
-import { OFFER_FIELDS, type OfferError } from "../mapping/offers.js";
+import type { OfferError } from "../mapping/offers.js";
 
-/** Reads the file in chunks, one physical line at a time into the reader: only the index grows. */
-export async function readOffersFile(file: string, format: "csv" | "json"): Promise<ParsedOffers> {
-  const reader = new OffersReader(format);
+/** Reads the file in chunks, one physical line at a time into the reader: only the index grows. `columns`: offers.columns, offers.ignoreColumns. */
+export async function readOffersFile(file: string, format: "csv" | "json", columns?: OfferColumns): Promise<ParsedOffers> {
+  const reader = new OffersReader(format, columns);
   // UTF-8 or UTF-16, lines ended by LF, CR LF or CR: as spreadsheets save them (mapping/offers-decode.ts).
   const lines = new LineDecoder();
   try {
@@ -38,7 +39,8 @@ function lineList(lines: number[]): string {
 }
 
 function describe(e: OfferError): string {
-  if (e.reason === "OFFER_UNKNOWN_FIELD") return `unknown column or key "${e.detail}" (known: ${OFFER_FIELDS.join(", ")})`;
+  // Already a sentence: the header, the field it likely is and how to map it (mapping/offers-columns.ts).
+  if (e.reason === "OFFER_UNKNOWN_FIELD") return e.detail;
   return `${e.reason}: ${e.detail}`;
 }
 
@@ -120,6 +122,6 @@ export interface LoadedOffers {
 
 /** Reads and judges the run's offers file against its thresholds and the last run's count. */
 export async function loadOffers(config: OffersConfig, previousAccepted: number | undefined): Promise<LoadedOffers> {
-  const parsed = await readOffersFile(config.file, config.format);
+  const parsed = await readOffersFile(config.file, config.format, config);
   return { file: config.file, parsed, problems: offersProblems(parsed, config, previousAccepted) };
 }

@@ -15,21 +15,27 @@ const STRICT = { minAcceptedPercent: 95, maxDropPercent: 20 };
 const rows = (n: number, from = 1) => Array.from({ length: n }, (_, i) => `M${from + i};${from + i},50`);
 
 describe("offersProblems", () => {
-  it("refuses a header the parser does not understand, naming line 1 and the columns", () => {
+  it("refuses a header the parser does not understand, naming line 1, the columns, the fields they likely are and how to map them", () => {
     const parsed = parseOffers(["EAN;Prix;Stock", "3400930000014;12,99;4", "5412345000013;7,50;0"].join("\n"), "csv");
     const problems = offersProblems(parsed, STRICT);
-    expect(problems[0]).toMatch(/^line 1: unknown column or key "ean"/);
-    expect(problems.join("\n")).toContain('"prix"');
+    expect(problems.slice(0, 3)).toEqual([
+      'line 1: unknown column "EAN" (did you mean "gtin"? map it with offers.columns {"EAN": "gtin"}, or list it in offers.ignoreColumns)',
+      'line 1: unknown column "Prix" (did you mean "price"? map it with offers.columns {"Prix": "price"}, or list it in offers.ignoreColumns)',
+      'line 1: unknown column "Stock" (did you mean "quantity"? map it with offers.columns {"Stock": "quantity"}, or list it in offers.ignoreColumns)',
+    ]);
     expect(problems.join("\n")).toContain("line 1: OFFER_NO_KEY: the header has no id, gtin or cip13 column");
     expect(problems.at(-1)).toMatch(/^0 of 2 rows accepted \(0\.0%\), fewer than offers\.minAcceptedPercent 95%/);
     const error = offersRefused("/x/offers.csv", problems, parsed);
     expect(error.code).toBe("OFFERS_REFUSED");
     expect(error.context).toMatchObject({ file: "/x/offers.csv", line: 1 });
+    // What the user reads on stderr: the file, then each problem with its line and how to map the column.
+    expect(error.message).toMatch(/^offers file \/x\/offers\.csv refused: nothing was published/);
+    expect(error.message).toContain('\n  - line 1: unknown column "EAN" (did you mean "gtin"? map it with offers.columns {"EAN": "gtin"}, or list it in offers.ignoreColumns)\n');
   });
 
   it("refuses a file with one unknown column even when every row is read", () => {
     expect(offersProblems(parseOffers(["id;price;colour", ...rows(3)].join("\n"), "csv"), STRICT)).toEqual([
-      'line 1: unknown column or key "colour" (known: id, gtin, cip13, price, sale_price, sale_from, sale_until, quantity, availability, availability_date, link)',
+      'line 1: unknown column "colour" (known: id, gtin, cip13, price, sale_price, sale_from, sale_until, quantity, availability, availability_date, link; map it with offers.columns, or list it in offers.ignoreColumns)',
     ]);
   });
 
@@ -63,7 +69,7 @@ describe("offersProblems", () => {
   it("says a JSON key typo once, whatever the number of objects that carry it", () => {
     const json = JSON.stringify(Array.from({ length: 5 }, (_, i) => ({ id: `M${i}`, prise: "1.00" })));
     expect(offersProblems(parseOffers(json, "json"), STRICT)).toEqual([
-      expect.stringMatching(/^line 1: unknown column or key "prise"/),
+      'line 1: unknown key "prise" (did you mean "price"? map it with offers.columns {"prise": "price"}, or list it in offers.ignoreColumns)',
     ]);
   });
 });
