@@ -78,12 +78,17 @@ export class SheetRecorder {
   /** Told of every product, in the run's order, with each channel's outcome text ("null": failed). */
   seen(product: IndexProduct, outcomes: readonly string[]): void {
     if (this.closed) return;
+    // Once per product and language, not per channel: 22 channels speak two or three languages.
     const keys = `${JSON.stringify(product.id)},${JSON.stringify(product.codes)}`;
+    const heads = new Map<string, string>();
     for (let i = 0; i < this.recordings.length; i++) {
       const facts = factsText(outcomes[i] ?? "null");
       if (facts === undefined) continue;
       const r = this.recordings[i]!;
-      r.block += `[${keys},${JSON.stringify(nameIn(product.names, this.channels[i]!.locale))},${facts.slice(1)}\n`;
+      const locale = this.channels[i]!.locale;
+      let head = heads.get(locale);
+      if (head === undefined) heads.set(locale, (head = `[${keys},${JSON.stringify(nameIn(product.names, locale))},`));
+      r.block += `${head}${facts.slice(1)}\n`;
       r.items++;
       if (r.block.length >= BLOCK) {
         r.out.write(r.block);
