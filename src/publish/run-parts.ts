@@ -7,7 +7,7 @@
  *                                                   └──── Problem[] ───────────────┴─> applyOutcome: one status
  *
  * - A StateSink keeps something beside the feeds (the state log and explain index, the image
- *   cache, and next the feed history): it hears the run as it goes, is committed once the feeds
+ *   cache, the feed history): it hears the run as it goes, is committed once the feeds
  *   are published, or aborted when the run fails. What it cannot write is a problem of the run,
  *   never its failure, and never a reason to publish something else.
  * - An AfterPublishHook acts once the feeds are published (destinations, Google's read-back and
