@@ -6,6 +6,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { PharmafeedError } from "../errors.js";
+import { integerOption } from "./flags.js";
 
 export interface DiffArgs {
   from?: string;
@@ -28,7 +29,7 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       .option("output", { type: "string", describe: "output directory (default: from the config)" })
       .option("channel", { type: "string", describe: "only this channel" })
       .option("json", { type: "boolean", default: false, describe: "print the differences as JSON, every id listed" })
-      .option("limit", { type: "number", default: 20, describe: "ids listed per kind in the text report" }) as unknown as Argv<DiffArgs>,
+      .option("limit", integerOption("limit", { min: 0, what: "a count of ids" }, { default: 20, describe: "ids listed per kind in the text report" })) as unknown as Argv<DiffArgs>,
   handler: async (args) => {
     const config = await loadConfig(args.config, { checkCredentials: false, notify: false });
     if (args.channel !== undefined && !config.channelNames.includes(args.channel)) {

@@ -6,6 +6,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { PharmafeedError } from "../errors.js";
+import { integerOption } from "./flags.js";
 
 /** The longest query explain takes, as the status page's search (src/serve/status/handler.ts). */
 export const MAX_QUERY_CHARS = 200;
@@ -29,7 +30,7 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
       .option("output", { type: "string", describe: "output directory (default: from the config)" })
       .option("channel", { type: "string", describe: "only this channel (words are then looked for in its language)" })
       .option("json", { type: "boolean", default: false, describe: "print the answer as JSON" })
-      .option("limit", { type: "number", default: 20, describe: "products shown for words" }) as unknown as Argv<ExplainArgs>,
+      .option("limit", integerOption("limit", { min: 1, what: "a count of products" }, { default: 20, describe: "products shown for words" })) as unknown as Argv<ExplainArgs>,
   handler: async (args) => {
     const query = args.query.join(" ");
     // As the status page's search: a name is never longer, and a query of thousands of words

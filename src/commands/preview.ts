@@ -4,6 +4,7 @@
  * takes no lock: safe beside a running `generate`.
  */
 import type { Argv, CommandModule } from "yargs";
+import { integerOption } from "./flags.js";
 import { loadConfig } from "../config/load.js";
 
 export interface PreviewArgs {
@@ -21,7 +22,7 @@ export const previewCommand: CommandModule<object, PreviewArgs> = {
     yargs
       .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
       .option("channel", { type: "string", demandOption: true, describe: "the channel to render" })
-      .option("limit", { type: "number", default: 10, describe: "items to show (without --id)" })
+      .option("limit", integerOption("limit", { min: 1, what: "a count of items" }, { default: 10, describe: "items to show (without --id)" }))
       .option("id", { type: "string", array: true, describe: "these products only (repeatable), whatever their status" })
       .option("format", { choices: ["table", "raw"] as const, default: "table" as const, describe: "a table, or the channel's own format (XML, CSV, ...)" }) as unknown as Argv<PreviewArgs>,
   handler: async (args) => {

@@ -29,6 +29,10 @@ const BAD: [string[], RegExp][] = [
   [["sandbox", "--stall-ms", "3000000000"], /--stall-ms: expected milliseconds from 0 to 2147483647, got "3000000000"/],
   [["demo", "--seed", "x"], /--seed: expected an integer seed from -2147483648 to 2147483647, got "x"/],
   [["demo", "--products", ""], /--products: expected an integer >= 0, got nothing/],
+  [["diff", "--limit", "abc"], /--limit: expected a count of ids >= 0, got "abc"/],
+  [["explain", "--limit", "0", "doliprane"], /--limit: expected a count of products >= 1, got "0"/],
+  [["preview", "--limit", "1.5", "--channel", "x"], /--limit: expected a count of items >= 1, got "1\.5"/],
+  [["rollback", "--channel", "x", "--to", "2026-11-27", "--release"], /Arguments release and to are mutually exclusive/],
   // yargs' own messages, whole: the choices are part of what the user needs.
   [["generate", "--log-format", "yaml"], /Invalid values: Argument: log-format, Given: "yaml", Choices: "plain", "json"/],
   [["generate", "--bogus"], /Unknown argument: bogus/],
