@@ -8,6 +8,7 @@ import { ancestors } from "./categories.js";
 import type { BrandRecord, CategoryNode, MappingContext } from "./context.js";
 import { parseGtin, productGtins, type ProductGtins } from "./gtin.js";
 import { productWeight, type Measure } from "./measures.js";
+import { nationalCodes, type NationalCodes } from "./national-codes.js";
 import { lookupOffer, type Offer } from "./offers.js";
 import type { Result } from "./reasons.js";
 import { normalizeVat } from "./vat.js";
@@ -16,6 +17,8 @@ export interface ProductFacts {
   gtins: ProductGtins;
   cip13: string | undefined;
   acl13: string | undefined;
+  /** The national pharmacy codes that pass their checks, and a CODE_INVALID warning per refused one. */
+  national: NationalCodes;
   /** supplierReference, trimmed. */
   mpn: string | undefined;
   prescription: boolean;
@@ -88,10 +91,13 @@ export function computeFacts(product: Product, context: MappingContext): Product
   const mpn = typeof product.supplierReference === "string" ? product.supplierReference.trim() : "";
   const offer = context.offers === undefined ? undefined : lookupOffer(context.offers, product.id, gtins.valid.map((g) => g.key));
   const categories = categoryFacts(product, context);
+  const cip13 = code13(product.cip13);
+  const acl13 = code13(product.acl13);
   return {
     gtins,
-    cip13: code13(product.cip13),
-    acl13: code13(product.acl13),
+    cip13,
+    acl13,
+    national: nationalCodes(product, cip13, acl13),
     mpn: mpn === "" ? undefined : mpn,
     prescription: product.prescription === true,
     categoryTypes: types,

@@ -3,6 +3,8 @@
  * string is plain text, unescaped (`& < > " '` and emoji as they are): each
  * writer escapes for its own format, exactly once. Templates see these names.
  */
+import type { ItemCodes } from "./national-codes.js";
+
 export type Availability = "in_stock" | "out_of_stock" | "preorder" | "backorder";
 
 export interface Money {
@@ -87,6 +89,12 @@ export interface FeedItem {
   unitPrice?: Money;
   cip13?: string;
   acl13?: string;
+  /**
+   * The national pharmacy codes that pass their checks (national-codes.ts): cnk, cip7 (from
+   * cipOrAcl7, CIP7 or ACL7 alike), cip13, acl13. Never copied into mpn or gtin from here.
+   * Absent when none passes (most products): a JSON feed's items carry no empty object.
+   */
+  codes?: ItemCodes;
   leafletUrl?: string;
   prescription: boolean;
   /** The locale the item was built for, and the fallback locale each field used (field -> locale). */

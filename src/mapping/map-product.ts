@@ -211,6 +211,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   if (ch.include !== undefined && !ch.include(state)) reasons.push({ code: "RULE_NOT_INCLUDED" });
   if (reasons.length > 0 || language.length > 0 || problems.length > 0) return { ok: false, reasons: reasons.concat(language, problems) };
 
+  if (facts.national.warnings.length > 0) warnings.push(...facts.national.warnings);
   const units = itemUnitPricing(product.packageContent, state.name, state.salePriceCents ?? state.priceCents, s);
   if (units.warning !== undefined) warnings.push(units.warning);
   const custom: Record<string, string> = {};
@@ -254,6 +255,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     unitPrice: units.price,
     cip13: facts.cip13,
     acl13: facts.acl13,
+    codes: facts.national.any ? facts.national.codes : undefined,
     leafletUrl: leaflet?.value,
     prescription: facts.prescription,
     locale: s.locale,

@@ -106,6 +106,8 @@ function words(code: string, s: ChannelMapping): string | undefined {
       return "an image could not be processed; the catalogue's URL was published instead";
     case "IMAGE_DROPPED":
       return "an additional image could not be processed and was left out";
+    case "CODE_INVALID":
+      return "a national pharmacy code fails its check (docs/pharmacy-codes.md) and was left out of codes";
     case "OFFER_NOT_USED":
       return "the product's offers row was not used (offers.whenRefused is catalogue): the catalogue's price and availability were published";
     default:

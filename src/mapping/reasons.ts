@@ -81,6 +81,7 @@ export const WARNINGS = {
   IMAGE_DROPPED: "An additional image could not be downloaded or converted and was left out (`onError: exclude`).",
   UNIT_MEASURE_MISMATCH: "The quantity in the name disagrees with the package content (\"25 ml\" sold as 225 ml): no unit price is published rather than a wrong one; detail gives both.",
   OFFER_NOT_USED: "The product's offers row was refused or its price is implausible, and the channel's `offers.whenRefused` is `catalogue`: published at the catalogue's price and availability; detail says why.",
+  CODE_INVALID: "A national pharmacy code (`cnk`, `cipOrAcl7`, `cip13`, `acl13`) fails its check and is left out of `codes`; detail says why (\"CNK 12345: 5 digits, expected 7\").",
 } as const;
 export type WarningCode = keyof typeof WARNINGS;
 

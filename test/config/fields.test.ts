@@ -50,6 +50,13 @@ describe("names checked against what items have", () => {
     expect(error.message).toMatch(/^configuration refused \(2 problems\)/);
   });
 
+  it("knows {{codes.cnk}} in a custom layout and refuses a code the item does not carry", async () => {
+    await accepted(withChannel({ template: "../my-layout" }, { "config/my-layout/layout.json": csvLayout("{{id}}", "{{codes.cnk}}", "{{codes.cip7}}") }));
+    const error = await refusal(withChannel({ template: "../my-layout" }, { "config/my-layout/layout.json": csvLayout("{{id}}", "{{codes.pzn}}") }));
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message).toMatch(/columns\[1\]\.value \("c1"\): unknown field "codes\.pzn"/);
+  });
+
   it("follows an XML template's scopes: #each, #with, ../ and @root; reports the line", async () => {
     const files: Tree = {
       "config/my-layout/layout.json": { format: "xml", header: "h.hbs", item: "i.hbs", footer: "f.hbs" },

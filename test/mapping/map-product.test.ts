@@ -59,6 +59,7 @@ describe("mapProduct end to end", () => {
       unitPrice: { cents: 4833, currency: "EUR", text: "48.33 EUR", amount: "48.33" },
       cip13: CODES.cip13,
       acl13: undefined,
+      codes: { cip13: CODES.cip13 },
       leafletUrl: "https://leaflets.example/fr.pdf",
       prescription: false,
       locale: "fr",

@@ -140,3 +140,26 @@ describe("realism: each oddity exists, in a small share", () => {
     expect((photo.formats as Record<string, string>).largeWebp).toMatch(/^http:\/\/127\.0\.0\.1:8040\/media\/largeWebp\/[0-9a-f]{40}\.webp$/);
   });
 });
+
+describe("cnk (Belgian products only, from hashes of (seed, i))", () => {
+  it("gives a share of Belgian products a valid 7-digit CNK and a few a 5-digit one, the same for the same seed", () => {
+    const again = createCatalogue({ seed: 1, products: N, assetBaseUrl: "http://127.0.0.1:8040" });
+    const other = createCatalogue({ seed: 2, products: N, assetBaseUrl: "http://127.0.0.1:8040" });
+    const cnks: unknown[] = [];
+    for (let i = 0; i < N; i++) {
+      const p = catalogue.product(i);
+      const cnk = (p as Record<string, unknown>)["cnk"];
+      cnks.push(cnk);
+      if (p[HIDDEN].market !== "BE") expect(cnk).toBeUndefined();
+      expect(again.productJson(i)).toBe(catalogue.productJson(i));
+    }
+    const present = cnks.filter((c) => c !== undefined).map(String);
+    const valid = present.filter((c) => /^\d{7}$/.test(c));
+    const invalid = present.filter((c) => /^\d{5}$/.test(c));
+    expect(valid.length + invalid.length).toBe(present.length);
+    expect(valid.length).toBeGreaterThan(N * 0.6 * 0.2);
+    expect(invalid.length).toBeGreaterThan(0);
+    expect(cnks.some((c) => typeof c === "string") && cnks.some((c) => typeof c === "number")).toBe(true);
+    expect(Array.from({ length: N }, (_, i) => (other.product(i) as Record<string, unknown>)["cnk"])).not.toEqual(cnks);
+  });
+});

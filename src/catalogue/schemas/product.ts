@@ -85,6 +85,11 @@ export const Product = z.looseObject({
   cipOrAcl7: WireCode.nullish(),
   cip13: WireGtin.nullish(),
   acl13: WireGtin.nullish(),
+  /**
+   * Belgian CNK (7 digits), sent by the service's Belgian platform though spec v4 does not list
+   * it; shaped like cip13 (a string, an integer or a list of either). Checked by the mapping.
+   */
+  cnk: WireGtin.nullish(),
   codeActe: z.string().nullish(),
   rateOfReimbursement: z.number().nullish(),
   conservationLabel: z.unknown().optional(),

@@ -7,7 +7,7 @@
  * Product table, codes and prices grouped.
  */
 import { CATALOGUE_NOW, DAY } from "./clock.js";
-import { factCreatedAt, factId, factReplacementIndex, factStatus, factStatusTouchedAt, factUpdatedAt, type FactsContext } from "./facts.js";
+import { factCnkJson, factCreatedAt, factId, factReplacementIndex, factStatus, factStatusTouchedAt, factUpdatedAt, type FactsContext } from "./facts.js";
 import { localizedJson } from "./json.js";
 import { productName, slug, type Kind } from "./names.js";
 import { hash3, Rng } from "./prng.js";
@@ -89,6 +89,7 @@ export function generateProduct(ctx: ProductContext, i: number): GeneratedProduc
   s += rng.chance(0.05) ? `,"hsCode":"${hs}"` : `,"hsCode":${hs}`;
   if (rng.chance(0.1)) s += `,"ospId":${rng.int(100000, 999999)}`;
   if (market === "BE" && medicine) s += `,"cbId":${rng.int(1000000, 9999999)}`;
+  s += factCnkJson(ctx, i, market);
   if (market === "FR" && kind === "medicine") s += `,"cisCode":"6${rng.digits(7)}"`;
   if (market === "FR" && kind === "non_medical" && rng.chance(0.1)) s += `,"lpprCode":[{"type":1,"code":"${rng.digits(7)}","quantity":"1"}]`;
   s += conservationJson(rng.weighted(["room", "refrigerator", "fresh", "frozen"], [85, 10, 3, 2]));

@@ -14,7 +14,7 @@
  * codesJson and pricesJson the same way; productName is shared.
  */
 import { CATALOGUE_NOW, DAY } from "./clock.js";
-import { factCreatedAt, factId, factReplacementIndex, factStatus, factUpdatedAt } from "./facts.js";
+import { factCnkJson, factCreatedAt, factId, factReplacementIndex, factStatus, factUpdatedAt } from "./facts.js";
 import { productName, type Kind } from "./names.js";
 import { hash3, Rng } from "./prng.js";
 import { COLORS_JSON, conservationJson, DIETARY_JSON, GALENIC_JSON, NOT_APPLICABLE, SPECIES_JSON } from "./product-extras.js";
@@ -177,6 +177,8 @@ export function writeProduct(w: ByteWriter, pb: ProductBytes, i: number): void {
   n1(w, rng.chance(0.05) ? T.hsText : T.hsNumber, hs);
   if (rng.chance(0.1)) n1(w, T.osp, rng.int(100000, 999999));
   if (market === "BE" && medicine) n1(w, T.cb, rng.int(1000000, 9999999));
+  const cnk = factCnkJson(ctx, i, market);
+  if (cnk !== "") w.s(cnk);
   if (market === "FR" && kind === "medicine") s1(w, T.cis, rng.digits(7));
   if (market === "FR" && kind === "non_medical" && rng.chance(0.1)) s1(w, T.lppr, rng.digits(7));
   w.b(CONSERVATION_JSON.get(rng.weighted(CONSERVATION, [85, 10, 3, 2])) as Uint8Array);

@@ -1,0 +1,88 @@
+/** The item's `codes`: checked national pharmacy codes, a CODE_INVALID warning for a refused one, never mpn or gtin. */
+import { describe, expect, it } from "vitest";
+import { Product } from "../../src/catalogue/schemas/product.js";
+import { mapProduct } from "../../src/mapping/map-product.js";
+import { LayoutSpec } from "../../src/writers/layout.js";
+import { createWriter } from "../../src/writers/registry.js";
+import { itemShape } from "../../src/writers/item-shape.js";
+import { templateFieldProblems } from "../../src/writers/template-fields.js";
+import type { ChannelMappingInput } from "../../src/mapping/settings.js";
+import { channel, CODES, context, product, withCheck } from "./fixtures.js";
+
+function mapped(overrides: Record<string, unknown>, settings: ChannelMappingInput = {}) {
+  const r = mapProduct(Product.parse(product(overrides)), channel(settings), context());
+  if (!r.ok) throw new Error(`excluded: ${JSON.stringify(r.reasons)}`);
+  return r;
+}
+
+describe("item.codes", () => {
+  it("carries a valid CNK, CIP7 and CIP13, whatever the wire shape", () => {
+    for (const cnk of ["3012345", 3012345, ["3012345"], "CNK 3012-345"]) {
+      const r = mapped({ cnk, cipOrAcl7: 3000001 });
+      expect(r.item.codes).toEqual({ cnk: "3012345", cip7: "3000001", cip13: CODES.cip13 });
+      expect(r.warnings.filter((w) => w.code === "CODE_INVALID")).toEqual([]);
+    }
+    expect(mapped({ cnk: "0012345" }).item.codes?.cnk).toBe("0012345");
+  });
+
+  it("keeps cip13 / acl13 as they were and fills codes from the same values", () => {
+    const acl = withCheck("340156000000");
+    const r = mapped({ cip13: undefined, acl13: [Number(acl)] });
+    expect(r.item).toMatchObject({ cip13: undefined, acl13: acl, codes: { acl13: acl } });
+  });
+
+  it("leaves `codes` out of an item none of whose codes passes (no empty object in a JSON feed)", () => {
+    const r = mapped({ cnk: 12345, cipOrAcl7: undefined, cip13: undefined, acl13: undefined });
+    expect(r.item.codes).toBeUndefined();
+    expect("codes" in JSON.parse(JSON.stringify(r.item))).toBe(false);
+  });
+
+  it("leaves an invalid CNK out with a CODE_INVALID warning, and publishes the product", () => {
+    const r = mapped({ cnk: 12345 });
+    expect(r.item.codes?.cnk).toBeUndefined();
+    expect(r.item.codes?.cip13).toBe(CODES.cip13);
+    expect(r.warnings).toContainEqual({ code: "CODE_INVALID", detail: "CNK 12345: 5 digits, expected 7" });
+    expect(mapped({ cnk: "12A4567" }).warnings).toContainEqual({ code: "CODE_INVALID", detail: 'CNK "12A4567": "A" is not a digit' });
+    expect(mapped({ cipOrAcl7: 123 }).warnings).toContainEqual({ code: "CODE_INVALID", detail: "CIP7 123: 3 digits, expected 7" });
+  });
+
+  it("checks cip13's prefix on top of the GTIN check: a valid GTIN-13 without 3400 stays in cip13 but not in codes", () => {
+    const r = mapped({ cip13: "4006381333931" });
+    expect(r.item.cip13).toBe("4006381333931");
+    expect(r.item.codes?.cip13).toBeUndefined();
+    expect(r.warnings).toContainEqual({ code: "CODE_INVALID", detail: "CIP13 4006381333931: prefix 4006, expected 3400" });
+    const broken = mapped({ cip13: `${CODES.cip13.slice(0, 12)}${(Number(CODES.cip13[12]) + 1) % 10}` });
+    expect(broken.item.codes?.cip13).toBeUndefined();
+    expect(broken.warnings.some((w) => w.code === "CODE_INVALID" && w.detail?.startsWith("CIP13 "))).toBe(true);
+  });
+
+  it("never puts a CNK or a cipOrAcl7 into mpn or gtin", () => {
+    for (const supplierReference of [undefined, "", "  "]) {
+      const r = mapped({ cnk: "3012345", cipOrAcl7: "3000001", supplierReference, eanGtin13: undefined, ean: undefined, cip13: undefined }, { gtin: { required: false } });
+      expect(r.item.mpn).toBeUndefined();
+      expect(r.item.gtin).toBeUndefined();
+      expect(r.item.gtins).toEqual([]);
+      expect(r.item.codes).toEqual({ cnk: "3012345", cip7: "3000001" });
+    }
+    expect(mapped({ cnk: "3012345", cipOrAcl7: "3000001" }).item.mpn).toBe("C52660");
+  });
+});
+
+describe("codes in a custom layout", () => {
+  const layout = (...values: string[]) => ({
+    spec: LayoutSpec.parse({ format: "csv", columns: values.map((value, i) => ({ header: `c${i}`, value })) }),
+    source: "test-layout",
+  });
+  const meta = { channel: "t", title: "t", link: "https://shop.example/", description: "", generatedAt: "2026-01-01T00:00:00Z", locale: "fr", country: "FR" };
+
+  it("renders {{codes.cnk}}, empty when the code was refused", () => {
+    const writer = createWriter(layout("{{id}}", "{{codes.cnk}}", "{{codes.cip13}}", "{{mpn}}"), meta);
+    expect(writer.row(mapped({ cnk: 3012345 }).item)).toBe(`M34C3D3A5E,3012345,${CODES.cip13},C52660\r\n`);
+    expect(writer.row(mapped({ cnk: 12345 }).item)).toBe(`M34C3D3A5E,,${CODES.cip13},C52660\r\n`);
+  });
+
+  it("knows codes.cnk, cip7, cip13, acl13 and refuses any other code name", () => {
+    for (const name of ["cnk", "cip7", "cip13", "acl13"]) expect(templateFieldProblems(`{{codes.${name}}}`, itemShape())).toEqual([]);
+    expect(templateFieldProblems("{{codes.pzn}}", itemShape()).map((p) => p.message).join("\n")).toMatch(/unknown field "codes\.pzn"/);
+  });
+});
