@@ -86,3 +86,13 @@ describe("codes in a custom layout", () => {
     expect(templateFieldProblems("{{codes.pzn}}", itemShape()).map((p) => p.message).join("\n")).toMatch(/unknown field "codes\.pzn"/);
   });
 });
+
+describe("every reason and warning code on the status page", () => {
+  it("has its words in every language of the page (not the 'other reason' of an unknown code): CODE_INVALID had none", async () => {
+    const { reasonWords } = await import("../../src/serve/status/reason-words.js");
+    const { REASONS, WARNINGS } = await import("../../src/mapping/reasons.js");
+    for (const code of [...Object.keys(REASONS), ...Object.keys(WARNINGS)]) {
+      for (const lang of ["en", "fr", "nl"] as const) expect(reasonWords(code, lang), `${code} ${lang}`).not.toBe(reasonWords("NO_SUCH_CODE", lang));
+    }
+  });
+});

@@ -44,6 +44,8 @@ const WORDS: Record<string, Triple> = {
   OFFER_REFUSED: ["offers row refused", "ligne d'offre refusée", "aanbiedingsregel geweigerd"],
   IMPLAUSIBLE_PRICE: ["implausible offer price", "prix d'offre invraisemblable", "onwaarschijnlijke aanbiedingsprijs"],
   OFFER_NOT_USED: ["offers row not used: catalogue price", "ligne d'offre non utilisée : prix du catalogue", "aanbiedingsregel niet gebruikt: catalogusprijs"],
+  MISSING_AVAILABILITY_DATE: ["preorder or backorder without a date", "précommande ou réapprovisionnement sans date", "voorbestelling of nalevering zonder datum"],
+  CODE_INVALID: ["a pharmacy code failed its check and was left out", "un code pharmacie invalide a été écarté", "een ongeldige apotheekcode weggelaten"],
 };
 
 /** A code without words (a new one): words that say so, never the code twice. */
