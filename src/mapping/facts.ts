@@ -97,7 +97,7 @@ export function computeFacts(product: Product, context: MappingContext): Product
     gtins,
     cip13,
     acl13,
-    national: nationalCodes(product, cip13, acl13),
+    national: nationalCodes(product, cip13, acl13, offer?.codes),
     mpn: mpn === "" ? undefined : mpn,
     prescription: product.prescription === true,
     categoryTypes: types,

@@ -99,6 +99,9 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     break;
   }
   if (state.brand === undefined && s.brand.required) problems.push({ code: "MISSING_BRAND" });
+  for (const kind of s.codes.required) {
+    if (facts.national.codes[kind] === undefined) problems.push({ code: "MISSING_CODE", detail: kind });
+  }
   // Titles and descriptions: the channel's language only, unless the channel opts in per field.
   const name = resolveLocalized(product.name, s.title.fallback ? chain : ch.languageChain);
   const nameText = name === undefined ? "" : nameToText(name.value);

@@ -3,12 +3,14 @@
  *
  *   cnk ────────────── CNK check ──┐
  *   cipOrAcl7 ──────── CIP7 check ─┼─> { cnk?, cip7?, cip13?, acl13? }  +  CODE_INVALID per refused code
- *   facts.cip13/acl13 ─ CIP13/ACL13 check (prefix 3400 / 3401) ─┘
+ *   facts.cip13/acl13 ─ CIP13/ACL13 check (prefix 3400 / 3401) ─┤
+ *   offers file's cnk, pzn, zi, aic, cn, cip7 (checked when read) ─┘  fill what the catalogue lacks
  *
  * Computed once per product (facts.ts). A refused code is left out with a warning, never a reason
  * to exclude the product; none of these codes ever goes into mpn or gtin from here.
  */
 import type { Product } from "../catalogue/schemas/product.js";
+import type { OfferCode } from "./offers-table.js";
 import { PHARMACY_CODES, type PharmacyCodeKind } from "./pharmacy-codes.js";
 import type { Reason, WarningCode } from "./reasons.js";
 
@@ -25,6 +27,14 @@ export interface ItemCodes {
   cip13?: string;
   /** The item's acl13, when it also has the ACL13 prefix 3401. */
   acl13?: string;
+  /** German/Austrian PZN, 8 digits (a PZN-7 padded), from the offers file. */
+  pzn?: string;
+  /** Dutch ZI-nummer, 8 digits, from the offers file. */
+  zi?: string;
+  /** Italian AIC, 9 digits, from the offers file. */
+  aic?: string;
+  /** Spanish Código Nacional, 7 digits (6 + check), from the offers file. */
+  cn?: string;
 }
 
 export interface NationalCodes {
@@ -46,7 +56,12 @@ function rawText(raw: unknown): string | undefined {
  * `cip13` / `acl13` are the values facts.ts validated as GTIN-13s (what item.cip13 / item.acl13
  * carry); a raw value that was not a valid GTIN-13 is checked as it came, for the warning's detail.
  */
-export function nationalCodes(product: Product, cip13: string | undefined, acl13: string | undefined): NationalCodes {
+export function nationalCodes(
+  product: Product,
+  cip13: string | undefined,
+  acl13: string | undefined,
+  fromOffers?: Partial<Record<OfferCode, string>>,
+): NationalCodes {
   const codes: ItemCodes = {};
   const warnings: Reason<WarningCode>[] = [];
   const take = (key: keyof ItemCodes, kind: PharmacyCodeKind, raw: unknown) => {
@@ -72,5 +87,8 @@ export function nationalCodes(product: Product, cip13: string | undefined, acl13
   take("cip7", "cip7", product.cipOrAcl7);
   take13("cip13", cip13, product.cip13);
   take13("acl13", acl13, product.acl13);
+  // The shop's own codes fill what the catalogue does not give (or gives refused): the catalogue is
+  // the shared reference, the offers file one shop's till.
+  for (const [kind, code] of Object.entries(fromOffers ?? {}) as [OfferCode, string][]) codes[kind] ??= code;
   return { codes, any: Object.keys(codes).length > 0, warnings };
 }

@@ -37,7 +37,7 @@ const squash = (name: string) =>
 /**
  * Headers of French, Dutch, German and English pharmacy POS exports that no edit
  * distance finds (squashed). Only sure ones: `Prix HT` (VAT excluded), `PVC` (a
- * recommended price) and Belgian `CNK` codes (not GTINs) are left out on purpose.
+ * recommended price) are left out on purpose; national codes map to their own columns, never gtin.
  */
 const SYNONYMS: Readonly<Record<string, OfferField>> = {
   ...of("gtin", ["ean", "ean13", "ean8", "eancode", "codeean", "codeean13", "eannummer", "gtin8", "gtin12", "gtin13", "gtin14", "upc", "barcode", "codebarre", "codebarres", "streepjescode", "strichcode"]),
@@ -46,6 +46,12 @@ const SYNONYMS: Readonly<Record<string, OfferField>> = {
   ...of("sale_price", ["prixpromo", "prixpromottc", "prixpromotion", "prixsolde", "promoprice", "promotionprice", "specialprice", "actieprijs", "promoprijs", "aanbiedingsprijs", "aktionspreis", "angebotspreis", "sonderpreis"]),
   ...of("quantity", ["stock", "stocks", "stockdisponible", "quantite", "qte", "qty", "stockquantity", "stockqty", "inventory", "voorraad", "aantal", "bestand", "lagerbestand", "menge"]),
   ...of("availability", ["disponibilite", "dispo", "beschikbaarheid", "verfugbarkeit"]),
+  ...of("cnk", ["codecnk", "cnkcode", "cnknummer"]),
+  ...of("pzn", ["pharmazentralnummer", "pznnummer", "pznnr"]),
+  ...of("zi", ["zinummer", "zinr", "zindex", "zindexnummer"]),
+  ...of("aic", ["codiceaic", "minsan", "codiceminsan"]),
+  ...of("cn", ["codigonacional", "cnacional"]),
+  ...of("cip7", ["codecip7", "cip7code", "acl7"]),
   ...of("link", ["url", "lien", "producturl", "productlink", "lienproduit", "urlproduit"]),
 };
 

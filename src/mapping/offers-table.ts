@@ -18,8 +18,18 @@
  * row for it (offers.whenRefused decides, mapping/offer-check.ts).
  */
 import type { Availability } from "./feed-item.js";
+import { PHARMACY_CODES, type PharmacyCodeKind } from "./pharmacy-codes.js";
 import { OFFER_ERRORS, type OfferErrorCode } from "./reasons.js";
 import { ensure, type SharedPool, sharedArray, StringPool } from "./shared-arrays.js";
+
+/**
+ * The national pharmacy codes an offers file may carry, checked when the row is read (the item's
+ * `codes`; not keys: a row is found by id, gtin or cip13). Each has a fixed length
+ * (pharmacy-codes.ts), so it is kept as a number and padded back.
+ */
+export const OFFER_CODES = ["cnk", "pzn", "zi", "aic", "cn", "cip7"] as const satisfies readonly PharmacyCodeKind[];
+export type OfferCode = (typeof OFFER_CODES)[number];
+const CODE_COUNT = OFFER_CODES.length;
 
 /** One offer as mapping sees it. */
 export interface Offer {
@@ -35,6 +45,8 @@ export interface Offer {
   /** Unix seconds: when a preorder or backorder ships. */
   availabilityDate?: number;
   link?: string;
+  /** The row's checked national codes (OFFER_CODES), normalised digits. */
+  codes?: Partial<Record<OfferCode, string>>;
   /** Set on a row refused when the file was read: only `line` and this are kept of it. */
   refused?: OfferErrorCode;
   /**
@@ -74,6 +86,8 @@ export interface SharedOffers {
   gtinRows: Int32Array;
   /** 0, or the row's product's last published price in cents (setLastPublished). */
   lastPublished: Int32Array;
+  /** CODE_COUNT per row, in OFFER_CODES order: the code's digits as a number, NaN when absent. */
+  codes: Float64Array;
 }
 
 function hashNumber(key: number): number {
@@ -105,6 +119,7 @@ export class OffersIndex {
       gtinKeys: sharedArray(Float64Array, 128),
       gtinRows: sharedArray(Int32Array, 128),
       lastPublished: sharedArray(Int32Array, rows),
+      codes: sharedArray(Float64Array, rows * CODE_COUNT, NaN),
     });
   }
 
@@ -183,6 +198,11 @@ export class OffersIndex {
     d.availabilityDate = ensure(d.availabilityDate, n, NaN);
     d.link = ensure(d.link, n, -1);
     d.lastPublished = ensure(d.lastPublished, n);
+    d.codes = ensure(d.codes, n * CODE_COUNT, NaN);
+    OFFER_CODES.forEach((kind, k) => {
+      const code = offer.codes?.[kind];
+      if (code !== undefined) d.codes[row * CODE_COUNT + k] = Number(code);
+    });
     d.line[row] = offer.line;
     d.price[row] = offer.priceCents ?? 0;
     d.salePrice[row] = offer.salePriceCents ?? 0;
@@ -257,7 +277,7 @@ export class OffersIndex {
     // The last published price only when it is not the row's own (the usual case: a row that did not
     // change was published at its price), so the fingerprints of unchanged rows stay as they were.
     const last = d.lastPublished[row] === 0 || d.lastPublished[row] === d.price[row] ? "" : `~${d.lastPublished[row]}`;
-    return `${refused}${last}${d.price[row]}|${d.salePrice[row]}|${d.quantity[row]}|${d.saleFrom[row]}|${d.saleUntil[row]}|${d.availability[row]}${date}|${d.link[row]! >= 0 ? "l" : "-"}${link}`;
+    return `${refused}${last}${this.codesText(row)}${d.price[row]}|${d.salePrice[row]}|${d.quantity[row]}|${d.saleFrom[row]}|${d.saleUntil[row]}|${d.availability[row]}${date}|${d.link[row]! >= 0 ? "l" : "-"}${link}`;
   }
 
   private offer(row: number): Offer {
@@ -274,7 +294,21 @@ export class OffersIndex {
     if (!Number.isNaN(d.availabilityDate[row])) offer.availabilityDate = d.availabilityDate[row]!;
     if (d.link[row]! >= 0) offer.link = StringPool.from(d.links).get(d.link[row]!);
     if (d.lastPublished[row] !== 0) offer.lastPublishedCents = d.lastPublished[row]!;
+    OFFER_CODES.forEach((kind, k) => {
+      const value = d.codes[row * CODE_COUNT + k]!;
+      if (!Number.isNaN(value)) (offer.codes ??= {})[kind] = String(value).padStart(PHARMACY_CODES[kind].digits, "0");
+    });
     return offer;
+  }
+
+  /** The row's codes for its fingerprint: "" when it has none, so fingerprints of rows without stay as they were. */
+  private codesText(row: number): string {
+    let text = "";
+    for (let k = 0; k < CODE_COUNT; k++) {
+      const value = this.d.codes[row * CODE_COUNT + k]!;
+      if (!Number.isNaN(value)) text += `${OFFER_CODES[k]}${value}#`;
+    }
+    return text;
   }
 
   private gtinRow(key: number): number {

@@ -11,12 +11,13 @@
  */
 import { parseGtin } from "./gtin.js";
 import { decimalToCents } from "./money.js";
-import { MAX_PRICE_CENTS, type Offer, OffersIndex } from "./offers-table.js";
+import { MAX_PRICE_CENTS, OFFER_CODES, type Offer, OffersIndex } from "./offers-table.js";
+import { PHARMACY_CODES } from "./pharmacy-codes.js";
 import type { OfferErrorCode } from "./reasons.js";
 import { isValidHttpUrl } from "./url.js";
 import type { Availability } from "./feed-item.js";
 
-export { type Offer, OffersIndex, type SharedOffers } from "./offers-table.js";
+export { type Offer, OFFER_CODES, type OfferCode, OffersIndex, type SharedOffers } from "./offers-table.js";
 
 export interface OfferError {
   line: number;
@@ -24,7 +25,7 @@ export interface OfferError {
   detail: string;
 }
 
-export const OFFER_FIELDS = ["id", "gtin", "cip13", "price", "sale_price", "sale_from", "sale_until", "quantity", "availability", "availability_date", "link"] as const;
+export const OFFER_FIELDS = ["id", "gtin", "cip13", "price", "sale_price", "sale_from", "sale_until", "quantity", "availability", "availability_date", "link", ...OFFER_CODES] as const;
 export type OfferField = (typeof OFFER_FIELDS)[number];
 const KNOWN = new Set<string>(OFFER_FIELDS);
 
@@ -182,6 +183,13 @@ export function addOfferRow(index: OffersIndex, row: Record<string, unknown>, li
   if (link !== undefined) {
     if (isValidHttpUrl(link)) offer.link = link;
     else err("OFFER_BAD_LINK", link);
+  }
+  for (const kind of OFFER_CODES) {
+    const raw = text(row[kind]);
+    if (raw === undefined) continue;
+    const checked = PHARMACY_CODES[kind].check(raw);
+    if (checked.ok) (offer.codes ??= {})[kind] = checked.value;
+    else err("OFFER_BAD_CODE", checked.detail);
   }
   const taken = index.taken(keys.id, gtinKeys);
   if (errors.length > 0) {

@@ -57,6 +57,8 @@ function words(code: string, s: ChannelMapping): string | undefined {
       return `looked for a description of type ${list(s.description.types)} for target group ${orNone(s.description.targetGroup)} in ${chain(s)} and found none`;
     case "MISSING_LINK":
       return `looked for a product page link (offers file link, or the link template ${s.link.template === "" ? "(none set)" : `"${s.link.template}"`}) giving an absolute http(s) URL of at most ${s.link.maxLength} characters, and found none`;
+    case "MISSING_CODE":
+      return `looked for a checked national pharmacy code of each kind the channel requires (codes.required: ${list(s.codes.required)}), from the catalogue or the offers file, and found none of this kind`;
     case "MISSING_BRAND":
       return `looked for a brand name in ${chain(s)} and found none (brand.required)`;
     case "INVALID_ID":

@@ -23,6 +23,7 @@ export const REASONS = {
   MISSING_DESCRIPTION: "No usable description in the locale chain and the channel requires one.",
   MISSING_LINK: "The link template needs a value the product lacks, or no absolute http(s) URL results.",
   MISSING_BRAND: "No brand name and the channel requires one.",
+  MISSING_CODE: "No checked national pharmacy code of a kind the channel requires (`codes.required`, e.g. a PZN for medizinfuchs); detail names the kind.",
   INVALID_ID: "The id template renders empty or longer than the channel's limit.",
   MISSING_GTIN: "No GTIN at all and the channel requires one (beslist; Google-like channels publish it with identifier_exists=no).",
   INVALID_GTIN: "GTIN codes present but none valid (length, check digit, restricted or coupon prefix); detail lists them.",
@@ -97,6 +98,7 @@ export const OFFER_ERRORS = {
   OFFER_BAD_QUANTITY: "quantity is not a non-negative integer.",
   OFFER_BAD_AVAILABILITY: "availability is not in_stock, out_of_stock, preorder or backorder.",
   OFFER_BAD_LINK: "link is not an absolute http(s) URL.",
+  OFFER_BAD_CODE: "A national pharmacy code column (cnk, pzn, zi, aic, cn, cip7) fails its format or check digit (docs/pharmacy-codes.md).",
 } as const;
 export type OfferErrorCode = keyof typeof OFFER_ERRORS;
 

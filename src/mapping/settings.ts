@@ -96,6 +96,19 @@ export const BrandSettings = z
   })
   .strict();
 
+/** The item's `codes` (national-codes.ts), by name. */
+export const ITEM_CODES = ["cnk", "pzn", "zi", "aic", "cn", "cip7", "cip13", "acl13"] as const;
+
+export const CodeSettings = z
+  .object({
+    /**
+     * Leave out products without a checked code of each of these (MISSING_CODE): a comparator that
+     * lists products by PZN (medizinfuchs) cannot use one without.
+     */
+    required: z.array(z.enum(ITEM_CODES)).default([]),
+  })
+  .strict();
+
 export const ImageSettings = z
   .object({
     /** Photo locales: `channel` = tagged with the channel locale (or untagged), `chain` = any locale of the fallback chain, `any` = ignore tags. */
@@ -241,6 +254,7 @@ export const ChannelMapping = z
     offers: OfferSettings.prefault({}),
     gtin: GtinSettings.prefault({}),
     brand: BrandSettings.prefault({}),
+    codes: CodeSettings.prefault({}),
     images: ImageSettings.prefault({}),
     title: TitleSettings.prefault({}),
     description: DescriptionSettings.prefault({}),

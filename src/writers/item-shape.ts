@@ -45,7 +45,7 @@ const ITEM_FIELDS: Record<Exclude<keyof FeedItem, "imageSources">, Shape> & Reco
   unitPricingMeasure: MEASURE,
   cip13: SCALAR,
   acl13: SCALAR,
-  codes: object({ cnk: SCALAR, cip7: SCALAR, cip13: SCALAR, acl13: SCALAR }),
+  codes: object({ cnk: SCALAR, cip7: SCALAR, cip13: SCALAR, acl13: SCALAR, pzn: SCALAR, zi: SCALAR, aic: SCALAR, cn: SCALAR }),
   leafletUrl: SCALAR,
   prescription: SCALAR,
   locale: SCALAR,

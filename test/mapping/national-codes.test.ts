@@ -81,9 +81,9 @@ describe("codes in a custom layout", () => {
     expect(writer.row(mapped({ cnk: 12345 }).item)).toBe(`M34C3D3A5E,,${CODES.cip13},C52660\r\n`);
   });
 
-  it("knows codes.cnk, cip7, cip13, acl13 and refuses any other code name", () => {
-    for (const name of ["cnk", "cip7", "cip13", "acl13"]) expect(templateFieldProblems(`{{codes.${name}}}`, itemShape())).toEqual([]);
-    expect(templateFieldProblems("{{codes.pzn}}", itemShape()).map((p) => p.message).join("\n")).toMatch(/unknown field "codes\.pzn"/);
+  it("knows codes.cnk, cip7, cip13, acl13, pzn, zi, aic, cn and refuses any other code name", () => {
+    for (const name of ["cnk", "cip7", "cip13", "acl13", "pzn", "zi", "aic", "cn"]) expect(templateFieldProblems(`{{codes.${name}}}`, itemShape())).toEqual([]);
+    expect(templateFieldProblems("{{codes.ean}}", itemShape()).map((p) => p.message).join("\n")).toMatch(/unknown field "codes\.ean"/);
   });
 });
 
@@ -94,5 +94,45 @@ describe("every reason and warning code on the status page", () => {
     for (const code of [...Object.keys(REASONS), ...Object.keys(WARNINGS)]) {
       for (const lang of ["en", "fr", "nl"] as const) expect(reasonWords(code, lang), `${code} ${lang}`).not.toBe(reasonWords("NO_SUCH_CODE", lang));
     }
+  });
+});
+
+describe("codes from the offers file (cnk, pzn, zi, aic, cn, cip7 columns)", () => {
+  // Valid by their published checks (docs/pharmacy-codes.md): PZN 04877800 (IFA's example), AIC 012745093.
+  const csv = (rows: string[]) => ["id;price;pzn;aic;cnk", ...rows].join("\n");
+
+  it("are checked when the file is read: a good one reaches the item, a bad one refuses its row with the line and the check's sentence", async () => {
+    const { parseOffers } = await import("../../src/mapping/offers-parse.js");
+    const { offers, errors } = parseOffers(csv(["P1;12,99;04877800;012745093;", "P2;9,99;04877801;;", "P3;5,00;4877800;;0012345"]), "csv");
+    expect(errors).toEqual([{ line: 3, reason: "OFFER_BAD_CODE", detail: expect.stringMatching(/^PZN 04877801: check digit/) }]);
+    expect(offers.byId("P1")?.codes).toEqual({ pzn: "04877800", aic: "012745093" });
+    // A PZN-7 is padded to PZN-8 (a leading zero keeps the same check digit).
+    expect(offers.byId("P3")?.codes).toEqual({ pzn: "04877800", cnk: "0012345" });
+    const ctx = context({ offers });
+    const item = (id: string, overrides: Record<string, unknown> = {}, settings: ChannelMappingInput = {}) =>
+      mapProduct(Product.parse(product({ id, cnk: undefined, ...overrides })), channel(settings), ctx);
+    const p1 = item("P1");
+    expect(p1.ok && p1.item.codes).toMatchObject({ pzn: "04877800", aic: "012745093", cip13: CODES.cip13 });
+    // The refused row follows offers.whenRefused (default: left out).
+    expect(item("P2")).toMatchObject({ ok: false, reasons: [{ code: "OFFER_REFUSED" }] });
+    // The catalogue's own code wins; the offers file fills the kinds the catalogue lacks.
+    const p3 = item("P3", { cnk: "3012345" });
+    expect(p3.ok && p3.item.codes).toMatchObject({ pzn: "04877800", cnk: "3012345" });
+  });
+
+  it("codes.required leaves out a product without that kind (MISSING_CODE, the kind as detail), and never puts a PZN in mpn or gtin", async () => {
+    const { parseOffers } = await import("../../src/mapping/offers-parse.js");
+    const { offers } = parseOffers(csv(["P1;12,99;04877800;;"]), "csv");
+    const ctx = context({ offers });
+    const settings: ChannelMappingInput = { codes: { required: ["pzn"] } };
+    const p1 = mapProduct(Product.parse(product({ id: "P1", supplierReference: undefined })), channel(settings), ctx);
+    expect(p1.ok && [p1.item.codes?.pzn, p1.item.mpn, p1.item.gtins.includes("04877800")]).toEqual(["04877800", undefined, false]);
+    const p2 = mapProduct(Product.parse(product({ id: "P2" })), channel(settings), ctx);
+    expect(p2).toMatchObject({ ok: false, reasons: [{ code: "MISSING_CODE", detail: "pzn" }] });
+  });
+
+  it("a config naming an unknown code kind in codes.required is refused", async () => {
+    const { ChannelMapping } = await import("../../src/mapping/settings.js");
+    expect(ChannelMapping.safeParse({ codes: { required: ["ean"] } }).success).toBe(false);
   });
 });

@@ -120,11 +120,17 @@ describe("suggestOfferField", () => {
     ["gtim", "gtin"],
     ["avialability", "availability"],
     ["sale_untill", "sale_until"],
+    // National codes go to their own columns, never to gtin.
+    ["CNK", "cnk"],
+    ["CIP7", "cip7"],
+    ["Pharmazentralnummer", "pzn"],
+    ["ZI-nummer", "zi"],
+    ["Código Nacional", "cn"],
   ])("%s -> %s", (header, field) => {
     expect(suggestOfferField(header)).toBe(field);
   });
 
-  it.each([["Prix HT"], ["CNK"], ["CIP7"], ["nr"], ["Désignation"], ["colour"], [""], ["  "]])("%j: no suggestion", (header) => {
+  it.each([["Prix HT"], ["nr"], ["Désignation"], ["colour"], [""], ["  "]])("%j: no suggestion", (header) => {
     expect(suggestOfferField(header)).toBeUndefined();
   });
 

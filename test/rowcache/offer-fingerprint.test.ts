@@ -12,6 +12,7 @@ const VALUES: { [K in keyof Required<Omit<Offer, "refused" | "lastPublishedCents
   availability: ["in_stock", "backorder"],
   availabilityDate: [1_765_000_000, 1_765_086_400],
   link: ["https://shop.example/a", "https://shop.example/b"],
+  codes: [{ pzn: "01234562" }, { pzn: "01234562", cnk: "0123456" }],
 };
 
 const base = (): Offer => Object.fromEntries(Object.entries(VALUES).map(([k, [v]]) => [k, v])) as unknown as Offer;
@@ -38,6 +39,12 @@ describe("OffersIndex.fingerprint (a refresh reuses a row while it is unchanged)
       const { [field as keyof Offer]: _, ...without } = base();
       expect(fingerprintOf(without as Offer), field).not.toBe(before);
     }
+  });
+
+  it("keeps a row's codes with their leading zeros", () => {
+    const index = OffersIndex.create();
+    index.add({ line: 2, codes: { pzn: "01234562", cnk: "0012345", aic: "012745018" } }, "P1", []);
+    expect(index.byId("P1")?.codes).toEqual({ pzn: "01234562", cnk: "0012345", aic: "012745018" });
   });
 
   it("tells a refused row from an accepted one, and one refused row from another by its reason and line (OFFER_REFUSED names both)", () => {

@@ -21,6 +21,7 @@ const WORDS: Record<string, Triple> = {
   MISSING_DESCRIPTION: ["no description", "pas de description", "geen beschrijving"],
   MISSING_LINK: ["no product page link", "pas de lien vers la fiche produit", "geen link naar de productpagina"],
   MISSING_BRAND: ["no brand", "pas de marque", "geen merk"],
+  MISSING_CODE: ["no pharmacy code the channel requires", "pas de code pharmacie requis par le canal", "geen apotheekcode die het kanaal vereist"],
   INVALID_ID: ["unusable id", "identifiant inutilisable", "onbruikbare id"],
   MISSING_GTIN: ["no GTIN", "pas de GTIN", "geen GTIN"],
   INVALID_GTIN: ["no valid GTIN", "aucun GTIN valide", "geen geldige GTIN"],
