@@ -12,7 +12,7 @@ const LAYERS = [
   ["core", "log.ts", "progress.ts"],
   ["catalogue"],
   ["store"],
-  ["images"],
+  ["images", "policy"],
   ["mapping"],
   ["writers"],
   ["presets"],

@@ -1,6 +1,7 @@
 import type { CommandModule } from "yargs";
 import { demoCommand } from "./demo.js";
 import { diffCommand } from "./diff.js";
+import { policyCommand } from "./policy.js";
 import { rollbackCommand } from "./rollback.js";
 import { explainCommand } from "./explain.js";
 import { previewCommand } from "./preview.js";
@@ -19,4 +20,4 @@ import { validateCommand } from "./validate.js";
  * included, whose main thread carried the sandbox's and the server's code all run.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const commands: CommandModule<any, any>[] = [generateCommand, validateCommand, fetchCommand, sandboxCommand, demoCommand, serveCommand, explainCommand, previewCommand, merchantCommand, pushCommand, diffCommand, rollbackCommand];
+export const commands: CommandModule<any, any>[] = [generateCommand, validateCommand, fetchCommand, sandboxCommand, demoCommand, serveCommand, explainCommand, previewCommand, merchantCommand, pushCommand, diffCommand, rollbackCommand, policyCommand];

@@ -67,7 +67,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       // A run that adds or renames a channel: its access rule is read from the config then.
       reloadChannels: async () => {
         const again = await loadConfig(args.config, { checkCredentials: false, serve: true });
-        return again.channels.map((c) => ({ name: c.name, preset: c.preset.name, access: c.access }));
+        return again.channels.map((c) => ({ name: c.name, preset: c.preset.name, access: c.access, mapping: c.mapping }));
       },
     });
     logger.info("serving", { url: server.url, output: args.output ?? config.outputDir, statusPage: config.serve.status !== undefined });

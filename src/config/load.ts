@@ -23,6 +23,9 @@ import { substituteEnv } from "./env.js";
 import { layoutFieldProblems, mappingFieldProblems } from "./fields.js";
 import { formatIssue } from "../core/issues.js";
 import { readJsonFile } from "../core/json-file.js";
+import type { PolicyProblem } from "../policy/index.js";
+import { policyChannelOf } from "../presets/policy-channels.js";
+import { applyPolicy, loadPolicyRules } from "./policy.js";
 import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
 import type { LoadedChannel, LoadedConfig } from "./types.js";
 import { merchantChannel } from "../merchant/channel.js";
@@ -153,11 +156,16 @@ async function loadChannel(file: string, env: Env, problems: Problems, tolerate:
   if (!data) return undefined;
   const preset = PRESETS[data.preset]!;
   const userMapping = Object.fromEntries(Object.entries(raw).filter(([key]) => !(CHANNEL_ONLY_KEYS as readonly string[]).includes(key)));
-  const mapping = ChannelMapping.safeParse(merge(preset.mapping, userMapping) as ChannelMappingInput);
+  // The preset says which marketplace the policy table's rows name (a channel file may say another).
+  const withPolicy = merge({ ...preset.mapping, policy: { channel: policyChannelOf(preset.name) } }, userMapping);
+  const mapping = ChannelMapping.safeParse(withPolicy as ChannelMappingInput);
   if (!mapping.success) {
     problems.addIssues(file, mapping.error.issues, userMapping);
     return undefined;
   }
+  // Until loadConfig puts the table under them (config/policy.ts), a channel's rows are its own only.
+  const userPolicy = userMapping["policy"];
+  if (!(isPlainObject(userPolicy) && Array.isArray(userPolicy["rows"]))) mapping.data.policy.rows = [];
   const layoutDir = data.template ? resolve(dirname(file), data.template) : join(BUILTIN_TEMPLATES, preset.layout);
   // Names no item has (`{{titel}}`, a rule on `pricee`) are refused now, not rendered empty all night.
   const fieldProblems = mappingFieldProblems(file, mapping.data);
@@ -280,6 +288,11 @@ export async function loadConfig(
     }
   }
 
+  const policyProblems: PolicyProblem[] = [];
+  const policy = await loadPolicyRules(file, base, config.policy, policyProblems);
+  applyPolicy(file, policy, channels, config.shop.certifications, new Map(channels.map((c) => [c, c.mapping.policy.rows])), policyProblems);
+  for (const p of policyProblems) problems.add(p.file, p.path, p.message);
+
   const publicBaseUrl = config.output.publicBaseUrl;
   problems.lines.push(...imageConfigProblems({ channels, publicBaseUrl }));
   if (options.serve === true) problems.lines.push(...serveConfigProblems({ file, serve: config.serve, channels }));
@@ -293,6 +306,7 @@ export async function loadConfig(
     query: { filter: config.source.filter, sorting: config.source.sorting },
     sync: config.source.sync,
     shop: config.shop,
+    policy,
     outputDir: resolve(base, config.output.dir),
     publicBaseUrl: config.output.publicBaseUrl,
     offers:

@@ -8,6 +8,7 @@ import { RetryPolicy, Timeouts } from "../catalogue/options.js";
 import { ChannelMapping } from "../mapping/settings.js";
 import { milliseconds } from "../core/duration.js";
 import { PRESET_NAMES } from "../presets/index.js";
+import { PolicyRow } from "../policy/index.js";
 import { NotifySettings } from "../notify/settings.js";
 import { MerchantSettings } from "../merchant/settings.js";
 import { HistorySettings } from "../history/settings.js";
@@ -67,8 +68,25 @@ export const MainConfig = z
         name: z.string().min(1),
         url: z.url(),
         description: z.string().default(""),
+        /**
+         * What the shop is certified for (docs/policy.md): `allow-if-certified: <name>` rows of the
+         * health policy table allow a product only when the name is listed here.
+         */
+        certifications: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lower case, digits and -")).default([]),
       })
       .strict(),
+    /** The health policy table (docs/policy.md): the shipped one, with the shop's own rows over it. */
+    policy: z
+      .object({
+        /** A folder of policy files that replaces the shipped config/policy/ (relative to this file). */
+        table: z.string().min(1).optional(),
+        /** Policy files whose rows replace the table's rows of the same channel, country and class, in order. */
+        files: z.array(z.string().min(1)).default([]),
+        /** Rows written here, over the table and the files. */
+        rows: z.array(PolicyRow).default([]),
+      })
+      .strict()
+      .prefault({}),
     output: z
       .object({
         /** Relative to this file. */

@@ -1,3 +1,4 @@
+import type { PolicyRule } from "../policy/index.js";
 import type { SourceOptions } from "../catalogue/options.js";
 import type { ChannelMapping } from "../mapping/settings.js";
 import type { OfferColumns } from "../mapping/offers-columns.js";
@@ -45,7 +46,9 @@ export interface LoadedConfig {
   query: { filter: Record<string, unknown>; sorting: Record<string, unknown> };
   /** source.sync: the default source of generate and the delta's limits. */
   sync: MainConfig["source"]["sync"];
-  shop: { name: string; url: string; description: string };
+  shop: { name: string; url: string; description: string; certifications?: string[] };
+  /** The health policy rows every channel starts from (the table, the config's files and rows), with where each was read. */
+  policy: PolicyRule[];
   outputDir: string;
   publicBaseUrl: string | undefined;
   offers: OffersConfig | undefined;

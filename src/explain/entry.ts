@@ -5,6 +5,8 @@
  */
 import type { Product } from "../catalogue/schemas/product.js";
 import type { ItemFacts } from "../mapping/item-facts.js";
+import type { MappingContext } from "../mapping/context.js";
+import { productFacts } from "../mapping/facts.js";
 import { parseGtin, productGtins } from "../mapping/gtin.js";
 import type { Reason } from "../mapping/reasons.js";
 
@@ -13,6 +15,12 @@ export interface IndexProduct {
   id: string;
   /** Every valid code (GTINs, CIP13, ACL13) as its 14-digit key: a lookup by any width pads to 14. */
   codes: string[];
+  /**
+   * The item's national codes (catalogue and offers file, checked) as `<kind>:<digits>`
+   * (`pzn:04877800`), searched like codes; absent when none. Apart from `codes`, which the offers
+   * file's GTIN keys and the history's sheets read.
+   */
+  national?: string[];
   /** The first valid GTIN at the width it came in. */
   gtin: string | undefined;
   cip13: string | undefined;
@@ -46,8 +54,15 @@ function firstString(value: unknown): string | undefined {
   return undefined;
 }
 
-export function indexProduct(product: Product): IndexProduct {
+/** The product's national codes as index keys (`pzn:04877800`). */
+export function nationalCodeKey(kind: string, digits: string): string {
+  return `${kind}:${digits}`;
+}
+
+/** `context`: the run's, so that the offers file's codes (a shop's PZNs) are found too; its facts are memoised for the mapping that follows. */
+export function indexProduct(product: Product, context?: MappingContext): IndexProduct {
   const gtins = productGtins(product);
+  const national = context === undefined ? [] : Object.entries(productFacts(product, context).national.codes).map(([kind, digits]) => nationalCodeKey(kind, digits));
   const names: Record<string, string> = {};
   const name = product.name;
   if (name !== null && typeof name === "object") {
@@ -58,6 +73,7 @@ export function indexProduct(product: Product): IndexProduct {
   return {
     id: product.id,
     codes: gtins.valid.map((g) => g.key),
+    ...(national.length > 0 ? { national } : {}),
     gtin: gtins.valid[0]?.digits,
     cip13: cip?.ok ? cip.value.digits : undefined,
     names,

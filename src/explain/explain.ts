@@ -9,10 +9,11 @@
  * The answer is plain data (printed as JSON with --json, or by render.ts).
  */
 import type { Product } from "../catalogue/schemas/product.js";
+import { PHARMACY_CODES } from "../mapping/pharmacy-codes.js";
 import { fallbackDetail, reasonDetail } from "../mapping/reason-details.js";
 import { ChannelMapping } from "../mapping/settings.js";
 import type { GoogleAnswer } from "../merchant/explain.js";
-import { unpackOutcome } from "./entry.js";
+import { nationalCodeKey, unpackOutcome } from "./entry.js";
 import { type IndexFreshness, indexFreshness } from "./freshness.js";
 import { readRow } from "./read-row.js";
 import { lookUpReport, type ReportedExclusion } from "./report-lookup.js";
@@ -190,6 +191,16 @@ async function fromCatalogue(input: ExplainInput): Promise<CatalogueAnswer | und
   return { found: true, why, product: { id: product.id, status, ...(name ? { name } : {}) } };
 }
 
+function nationalCodeRows(index: ExplainInput["index"], query: string): IndexRow[] {
+  const rows = new Map<string, IndexRow>();
+  for (const [kind, code] of Object.entries(PHARMACY_CODES)) {
+    const checked = code.check(query);
+    if (!checked.ok) continue;
+    for (const row of index.byCode(nationalCodeKey(kind, checked.value))) rows.set(row.id, row);
+  }
+  return [...rows.values()];
+}
+
 export async function explain(input: ExplainInput): Promise<ExplainAnswer> {
   const query = input.query.trim();
   const base = { query, runStartedAt: input.index.meta.startedAt };
@@ -205,6 +216,9 @@ export async function explain(input: ExplainInput): Promise<ExplainAnswer> {
     const rows = input.index.byCode(query.padStart(14, "0"));
     if (rows.length > 0) return found("code", rows.length, rows);
   }
+  // A national pharmacy code as the shop writes it ("PZN 04877800", "3012-345"): every kind it passes the check of.
+  const national = nationalCodeRows(input.index, query);
+  if (national.length > 0) return found("code", national.length, national);
   if (looksLikeIdentifier(query)) {
     const catalogue = await fromCatalogue(input);
     return { ...base, matchedBy: catalogue ? "catalogue" : "none", total: 0, products: [], ...(catalogue ? { catalogue } : {}) };

@@ -96,6 +96,7 @@ export class ExplainIndexWriter {
     const pid = ++this.pid;
     this.insertProduct.run(pid, product.id, product.gtin ?? null, product.cip13 ?? null, product.brand ?? null, JSON.stringify(product.names), line.at, line.bytes);
     for (const code of product.codes) this.insertCode.run(code, pid);
+    for (const code of product.national ?? []) this.insertCode.run(code, pid);
     const columns: Record<NameColumn, string[]> = { fr: [], nl: [], en: [], de: [], other: [] };
     for (const locale in product.names) columns[nameColumn(locale)].push(product.names[locale]!);
     this.insertNames.run(pid, ...NAME_COLUMNS.map((c) => (columns[c].length > 0 ? columns[c].join(" ") : null)));

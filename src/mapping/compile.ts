@@ -3,6 +3,7 @@
  * into closures, photo rendition order computed. mapProduct accepts either a
  * compiled channel or the settings object (compiled on first use and cached).
  */
+import { channelRules, type ChannelRules, legacyRules, mergeRules } from "../policy/index.js";
 import { ruleField, templateField, type MapState } from "./fields.js";
 import { localeChain } from "./locale.js";
 import { compileImages, type ImagePlan } from "./photos.js";
@@ -30,6 +31,9 @@ export interface CompiledChannel {
   readonly include: Predicate<MapState> | undefined;
   readonly exclude: { name: string; test: Predicate<MapState> }[];
   readonly images: ImagePlan;
+  /** The row deciding each health class on this channel and country (src/policy/table.ts). */
+  readonly policy: ChannelRules;
+  readonly certifications: ReadonlySet<string>;
   /** Category id -> Google taxonomy id (or undefined), filled as products come. */
   readonly googleMemo: Map<number, string | undefined>;
 }
@@ -52,6 +56,12 @@ export function compileChannel(settings: ChannelMapping, name = "channel"): Comp
     include: eligibility.include === undefined ? undefined : compileRule(eligibility.include, ruleField),
     exclude: eligibility.exclude.map((rule, i) => ({ name: rule.name ?? `exclude[${i}]`, test: compileRule(rule, ruleField) })),
     images: compileImages(settings.images, chain),
+    policy: channelRules(
+      mergeRules(settings.policy.rows, legacyRules(eligibility, settings.policy.channel, settings.country)),
+      settings.policy.channel,
+      settings.country,
+    ),
+    certifications: new Set(settings.policy.certifications),
     googleMemo: new Map(),
   };
 }

@@ -1,17 +1,24 @@
 /**
  * Whether a product may be sold on a channel at all, before any content work:
- * lifecycle (deleted, status, official deletion date) and the regulatory flags
- * (prescription, medicine, veterinary). Every applicable reason is returned,
- * lifecycle first. A missing status counts as active: records omit fields
+ * lifecycle (deleted, status, official deletion date), then the health policy
+ * table (src/policy/: the row deciding each of the product's classes on this
+ * channel and country). Every applicable reason is returned, lifecycle first. A missing status counts as active: records omit fields
  * freely, and a status the service adds later is STATUS_UNKNOWN, not active.
  */
 import type { Product } from "../catalogue/schemas/product.js";
+import { decidePolicy, deniedDetail, type PolicyCarry } from "../policy/index.js";
+import type { CompiledChannel } from "./compile.js";
 import type { ProductFacts } from "./facts.js";
 import type { Reason } from "./reasons.js";
-import type { ChannelMapping } from "./settings.js";
 import type { Clock } from "./clock.js";
 
-export function eligibility(product: Product, facts: ProductFacts, settings: ChannelMapping["eligibility"], clock: Clock): Reason[] {
+export interface Eligibility {
+  reasons: Reason[];
+  /** What the policy rows carry into an allowed item (policy.minAge, policy.maxQuantity). */
+  carry: PolicyCarry | undefined;
+}
+
+export function eligibility(product: Product, facts: ProductFacts, channel: CompiledChannel, clock: Clock): Eligibility {
   const reasons: Reason[] = [];
   if (product.deleted === true) reasons.push({ code: "DELETED" });
   switch (product.status) {
@@ -35,8 +42,7 @@ export function eligibility(product: Product, facts: ProductFacts, settings: Cha
   if (typeof end === "number" && Number.isFinite(end) && clock.reached(end)) {
     reasons.push({ code: "OFFICIALLY_DELETED", detail: new Date(end * 1000).toISOString().slice(0, 10) });
   }
-  if (facts.prescription && !settings.allowPrescription) reasons.push({ code: "PRESCRIPTION" });
-  if (facts.medicine && !settings.allowMedicines) reasons.push({ code: "MEDICINE" });
-  if (facts.veterinary && !settings.allowVeterinary) reasons.push({ code: "VETERINARY" });
-  return reasons;
+  const verdict = decidePolicy(product, facts.classes, channel.policy, channel.certifications);
+  if (!verdict.ok) reasons.push({ code: "POLICY_DENIED", detail: deniedDetail(verdict) });
+  return { reasons, carry: verdict.ok ? verdict.carry : undefined };
 }

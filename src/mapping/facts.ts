@@ -4,6 +4,7 @@
  * VAT, the offer. Channels then only do locale-, format- and template-work.
  */
 import type { Product } from "../catalogue/schemas/product.js";
+import { productClasses, type ProductClass } from "../policy/index.js";
 import { ancestors } from "./categories.js";
 import type { BrandRecord, CategoryNode, MappingContext } from "./context.js";
 import { parseGtin, productGtins, type ProductGtins } from "./gtin.js";
@@ -22,6 +23,8 @@ export interface ProductFacts {
   /** supplierReference, trimmed. */
   mpn: string | undefined;
   prescription: boolean;
+  /** The product's health classes (src/policy/classes.ts): what the policy table decides on. */
+  classes: ProductClass[];
   /** Catalog category types of the product (medicine, veterinary_medicine, non_medical). */
   categoryTypes: string[];
   medicine: boolean;
@@ -100,6 +103,7 @@ export function computeFacts(product: Product, context: MappingContext): Product
     national: nationalCodes(product, cip13, acl13, offer?.codes),
     mpn: mpn === "" ? undefined : mpn,
     prescription: product.prescription === true,
+    classes: productClasses(product),
     categoryTypes: types,
     medicine,
     veterinary,

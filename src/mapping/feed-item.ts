@@ -95,6 +95,11 @@ export interface FeedItem {
    * Absent when none passes (most products): a JSON feed's items carry no empty object.
    */
   codes?: ItemCodes;
+  /**
+   * What the policy rows that allowed the product carry (docs/policy.md, limits): the youngest
+   * buyer, the most that may be sold online. Absent when no row carries anything.
+   */
+  policy?: { minAge?: number; maxQuantity?: number } | undefined;
   leafletUrl?: string;
   prescription: boolean;
   /** The locale the item was built for, and the fallback locale each field used (field -> locale). */

@@ -67,7 +67,8 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   const useCatalogue = refusal !== undefined && s.offers.whenRefused === "catalogue";
   const facts = useCatalogue ? withoutOffer(shared) : shared;
   const offer = facts.offer;
-  const early = eligibility(product, facts, s.eligibility, context.clock);
+  const allowed = eligibility(product, facts, ch, context.clock);
+  const early = allowed.reasons;
   if (context.offers !== undefined && shared.offer === undefined && s.offers.whenMissing === "skip") early.push({ code: "NO_OFFER" });
   if (refusal !== undefined && !useCatalogue) early.push(refusal);
   const availability = offer?.availability ?? "in_stock";
@@ -259,6 +260,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
     cip13: facts.cip13,
     acl13: facts.acl13,
     codes: facts.national.any ? facts.national.codes : undefined,
+    policy: allowed.carry,
     leafletUrl: leaflet?.value,
     prescription: facts.prescription,
     locale: s.locale,

@@ -35,12 +35,8 @@ function words(code: string, s: ChannelMapping): string | undefined {
       return "a status this version does not know: only active products are published";
     case "OFFICIALLY_DELETED":
       return "officially deleted (officialDeletionAt is past)";
-    case "PRESCRIPTION":
-      return "prescription product: the channel does not allow them (eligibility.allowPrescription is false)";
-    case "MEDICINE":
-      return "medicine (catalog category type medicine): the channel does not allow medicines (eligibility.allowMedicines is false)";
-    case "VETERINARY":
-      return "veterinary medicine: the channel does not allow them (eligibility.allowVeterinary is false)";
+    case "POLICY_DENIED":
+      return `the health policy table leaves this class of product out of ${s.policy.channel} feeds for ${s.country} (docs/policy.md; \`pharmafeed policy --channel ${s.policy.channel} --country ${s.country}\` prints the rows)`;
     case "RULE_EXCLUDED":
       return "matched one of the channel's exclude rules";
     case "RULE_NOT_INCLUDED":

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { ImageProcessSettings } from "../images/settings.js";
 import { GTIN_OUTPUTS } from "./gtin.js";
+import { BUILTIN_RULES, PolicyRow } from "../policy/index.js";
 import { Rule } from "./rules.js";
 import { MASS_BASES, VOLUME_BASES } from "./unit-pricing.js";
 
@@ -201,16 +202,37 @@ export const CategorySettings = z
 
 export const EligibilitySettings = z
   .object({
-    /** Prescription products are banned from every channel unless this opts in (Google certified pharmacies only). */
-    allowPrescription: z.boolean().default(false),
-    /** Medicines (catalog category type `medicine`). */
-    allowMedicines: z.boolean().default(true),
-    /** Veterinary medicines (catalog category type `veterinary_medicine`). */
-    allowVeterinary: z.boolean().default(true),
+    /**
+     * Before the policy table (docs/policy.md): when set, a row of the channel's own for prescription
+     * medicines (src/policy/legacy.ts). Unset, the table decides.
+     */
+    allowPrescription: z.boolean().optional(),
+    /** When set, a row of the channel's own for every medicine class (false: prescription ones too). */
+    allowMedicines: z.boolean().optional(),
+    /** When set, a row of the channel's own for veterinary medicines. */
+    allowVeterinary: z.boolean().optional(),
     /** When set, only products matching this rule are published. */
     include: Rule.optional(),
     /** Products matching any of these rules are left out. */
     exclude: z.array(Rule).default([]),
+  })
+  .strict();
+
+/** A row in effect for the channel: a table row and where it was read. */
+export const PolicyRuleSetting = PolicyRow.extend({ from: z.string().default("the channel's policy.rows") });
+
+export const PolicySettings = z
+  .object({
+    /** The marketplace the rows name (the preset sets it: google, meta, ...); `generic` for any other. */
+    channel: z.string().regex(/^[a-z][a-z0-9-]*$/).default("generic"),
+    /**
+     * The rows in effect. The config loader puts the shipped table (config/policy/), the config's
+     * policy files and rows, then the channel file's own rows here; alone (a library user), the
+     * two built-in rows (src/policy/defaults.ts).
+     */
+    rows: z.array(PolicyRuleSetting).default(() => BUILTIN_RULES.map((r) => ({ ...r }))),
+    /** What the shop holds (shop.certifications, filled by the loader): allow-if-certified rows need one. */
+    certifications: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/)).default([]),
   })
   .strict();
 
@@ -260,6 +282,7 @@ export const ChannelMapping = z
     description: DescriptionSettings.prefault({}),
     categories: CategorySettings.prefault({}),
     eligibility: EligibilitySettings.prefault({}),
+    policy: PolicySettings.prefault({}),
     link: LinkSettings.prefault({}),
     unitPricing: UnitPricingSettings.prefault({}),
     /** Extra fields: name -> template, rendered into `custom.<name>` of every item. */

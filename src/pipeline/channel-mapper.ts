@@ -3,6 +3,7 @@
  * a worker thread of a sharded run, see shard/): map, then render the feed row
  * or the exclusion report's line, and count. No I/O: the caller writes the text.
  */
+import { deniedRowKey } from "../policy/index.js";
 import type { Product } from "../catalogue/schemas/product.js";
 import { compileChannel, type CompiledChannel } from "../mapping/compile.js";
 import type { MappingContext } from "../mapping/context.js";
@@ -33,10 +34,12 @@ export interface Tally {
   fallbacks: Record<string, number>;
   /** Per column of the writer (FeedWriter.columns), how many rows filled it; summed across workers. */
   filled: number[];
+  /** Products a health policy row left out (POLICY_DENIED), by the row's key ("google FR pharmacy-medicine"). */
+  policy: Record<string, number>;
 }
 
 export function emptyTally(): Tally {
-  return { items: 0, rejected: 0, excluded: {}, warnings: {}, fallbacks: {}, filled: [] };
+  return { items: 0, rejected: 0, excluded: {}, warnings: {}, fallbacks: {}, filled: [], policy: {} };
 }
 
 function hasKeys(record: Record<string, string>): boolean {
@@ -71,7 +74,7 @@ export function addMask(mask: readonly number[], counts: number[], times = 1): v
 export function addTally(into: Tally, from: Tally): void {
   into.items += from.items;
   into.rejected += from.rejected;
-  for (const key of ["excluded", "warnings", "fallbacks"] as const) {
+  for (const key of ["excluded", "warnings", "fallbacks", "policy"] as const) {
     for (const [k, n] of Object.entries(from[key])) bump(into[key], k, n);
   }
   from.filled.forEach((n, i) => (into.filled[i] = (into.filled[i] ?? 0) + n));
@@ -159,11 +162,18 @@ export class ChannelMapper {
     return { id: product.id, who: this.who(product, context), result, sources };
   }
 
+  /** A product a policy row left out, under the row's key. */
+  private countPolicy(detail: string | undefined): void {
+    const key = deniedRowKey(detail);
+    if (key !== undefined) bump(this.tally.policy, key);
+  }
+
   /** Counts an exclusion; returns its report line. */
   exclusion(who: ReportProduct, reasons: readonly Reason[]): string {
     const code = reasons[0]?.code ?? "MAPPING_ERROR";
     bump(this.tally.excluded, code);
     if (isDataQualityReason(code)) this.tally.rejected++;
+    this.countPolicy(reasons.find((r) => r.code === "POLICY_DENIED")?.detail);
     return exclusionLine(this.reportLine, who, reasons, this.compiled.settings);
   }
 
@@ -186,6 +196,7 @@ export class ChannelMapper {
       const code = outcome.r[0]?.[0] ?? "MAPPING_ERROR";
       bump(this.tally.excluded, code);
       if (isDataQualityReason(code)) this.tally.rejected++;
+      this.countPolicy(outcome.r.find(([c]) => c === "POLICY_DENIED")?.[1]);
       return;
     }
     for (const [code] of outcome.w ?? []) bump(this.tally.warnings, code);

@@ -357,6 +357,7 @@ export class ChannelRun {
       excluded: tally.excluded,
       warnings: tally.warnings,
       fallbacks: tally.fallbacks,
+      ...(Object.keys(tally.policy).length > 0 ? { policy: tally.policy } : {}),
       report: `${REPORTS_DIR}/${this.channel.name}.csv`,
       ...this.emptyColumns(tally),
     };

@@ -47,6 +47,11 @@ export const ChannelEntry = z.object({
   warnings: Counts,
   /** How many items used a fallback locale, per field. */
   fallbacks: Counts,
+  /**
+   * Products a health policy row left out (POLICY_DENIED, in any place of their reasons), by the
+   * row's key ("google FR pharmacy-medicine"; docs/policy.md). Absent when none was.
+   */
+  policy: Counts.optional(),
   bytes: z.number().int().min(0),
   sha256: z.string(),
   /** true, or why this run's file was not published (gate, failure, dry run). */

@@ -46,6 +46,7 @@ const ITEM_FIELDS: Record<Exclude<keyof FeedItem, "imageSources">, Shape> & Reco
   cip13: SCALAR,
   acl13: SCALAR,
   codes: object({ cnk: SCALAR, cip7: SCALAR, cip13: SCALAR, acl13: SCALAR, pzn: SCALAR, zi: SCALAR, aic: SCALAR, cn: SCALAR }),
+  policy: object({ minAge: SCALAR, maxQuantity: SCALAR }),
   leafletUrl: SCALAR,
   prescription: SCALAR,
   locale: SCALAR,

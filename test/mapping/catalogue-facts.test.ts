@@ -5,7 +5,8 @@ import { buildContext } from "../../src/mapping/context.js";
 import { eligibility } from "../../src/mapping/eligibility.js";
 import { computeFacts } from "../../src/mapping/facts.js";
 import { productWeight, unitPricingMeasure } from "../../src/mapping/measures.js";
-import { EligibilitySettings } from "../../src/mapping/settings.js";
+import { compileChannel } from "../../src/mapping/compile.js";
+import { ChannelMapping } from "../../src/mapping/settings.js";
 import { CATEGORIES, CODES, context, NOW, product } from "./fixtures.js";
 
 describe("categories", () => {
@@ -69,11 +70,16 @@ describe("facts", () => {
 });
 
 describe("eligibility", () => {
-  const settings = EligibilitySettings.parse({});
+  const channelWith = (eligibility: Record<string, unknown> = {}) => compileChannel(ChannelMapping.parse({ eligibility }));
+  const settings = channelWith();
   const check = (overrides: Record<string, unknown>, s = settings) => {
     const p = product(overrides);
-    return eligibility(p, computeFacts(p, context()), s, new Clock(NOW)).map((r) => (r.detail === undefined ? r.code : `${r.code}:${r.detail}`));
+    // A policy reason by its class and row only (the rest of its detail is the row's source and date).
+    return eligibility(p, computeFacts(p, context()), s, new Clock(NOW)).reasons.map((r) =>
+      r.detail === undefined ? r.code : `${r.code}:${r.code === "POLICY_DENIED" ? (/^[^:]+: row "[^"]+"/.exec(r.detail)?.[0] ?? r.detail) : r.detail}`,
+    );
   };
+  const PRESCRIPTION = 'POLICY_DENIED:prescription-medicine: row "* * prescription-medicine"';
   it.each<[Record<string, unknown>, string[]]>([
     [{}, []],
     [{ status: undefined }, []],
@@ -86,8 +92,8 @@ describe("eligibility", () => {
     [{ officialDeletionAt: NOW - 86400 }, ["OFFICIALLY_DELETED:2025-05-31"]],
     [{ officialDeletionAt: NOW }, ["OFFICIALLY_DELETED:2025-06-01"]],
     [{ officialDeletionAt: NOW + 86400 }, []],
-    [{ prescription: true }, ["PRESCRIPTION"]],
-    [{ deleted: true, status: "inactive", prescription: true }, ["DELETED", "STATUS_INACTIVE", "PRESCRIPTION"]],
+    [{ prescription: true }, [PRESCRIPTION]],
+    [{ deleted: true, status: "inactive", prescription: true }, ["DELETED", "STATUS_INACTIVE", PRESCRIPTION]],
   ])("%j -> %j", (overrides, expected) => {
     expect(check(overrides)).toEqual(expected);
   });
@@ -95,20 +101,23 @@ describe("eligibility", () => {
   it("an official deletion to come is the clock's horizon (a reused row is right until then), one that came is not", () => {
     const clock = new Clock(NOW);
     const p = product({ officialDeletionAt: NOW + 86400 });
-    expect(eligibility(p, computeFacts(p, context()), settings, clock)).toEqual([]);
+    expect(eligibility(p, computeFacts(p, context()), settings, clock).reasons).toEqual([]);
     expect(clock.horizon).toBe(NOW + 86400);
     const at = new Clock(NOW + 86400);
-    expect(eligibility(p, computeFacts(p, context()), settings, at).map((r) => r.code)).toEqual(["OFFICIALLY_DELETED"]);
+    expect(eligibility(p, computeFacts(p, context()), settings, at).reasons.map((r) => r.code)).toEqual(["OFFICIALLY_DELETED"]);
     expect(at.horizon).toBe(Infinity);
   });
 
-  it("channel opt-ins and bans", () => {
-    expect(check({ prescription: true }, EligibilitySettings.parse({ allowPrescription: true }))).toEqual([]);
+  it("the switches of channel files before the policy table are rows of the channel's own, cited as the setting", () => {
+    expect(check({ prescription: true }, channelWith({ allowPrescription: true }))).toEqual([]);
     const medicine = { catalogCategories: [{ id: "M", type: "medicine" }] };
     expect(check(medicine)).toEqual([]);
-    expect(check(medicine, EligibilitySettings.parse({ allowMedicines: false }))).toEqual(["MEDICINE"]);
+    expect(check(medicine, channelWith({ allowMedicines: false }))).toEqual(['POLICY_DENIED:pharmacy-medicine: row "generic FR pharmacy-medicine"']);
+    expect(check({ ...medicine, prescription: true }, channelWith({ allowMedicines: false }))).toEqual(['POLICY_DENIED:prescription-medicine: row "generic FR prescription-medicine"']);
     const vet = { catalogCategories: [{ id: "V", type: "veterinary_medicine" }] };
-    expect(check(vet, EligibilitySettings.parse({ allowVeterinary: false }))).toEqual(["VETERINARY"]);
+    expect(check(vet, channelWith({ allowVeterinary: false }))).toEqual(['POLICY_DENIED:veterinary: row "generic FR veterinary"']);
+    const p = product({ prescription: true });
+    expect(eligibility(p, computeFacts(p, context()), channelWith({ allowPrescription: false }), new Clock(NOW)).reasons[0]?.detail).toMatch(/\(eligibility\.allowPrescription, channel setting eligibility\.allowPrescription\): the channel's eligibility\.allowPrescription is false$/);
   });
 });
 

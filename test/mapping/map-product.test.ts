@@ -255,9 +255,9 @@ describe("mapProduct prices and offers", () => {
 describe("mapProduct eligibility, rules, links, photos", () => {
   it("stops at eligibility reasons", () => {
     expect(run({ status: "replaced", replacement: "M99", descriptions: [] })).toEqual({ ok: false, reasons: [{ code: "REPLACED", detail: "M99" }] });
-    expect(codes({ prescription: true })).toEqual(["PRESCRIPTION"]);
+    expect(codes({ prescription: true })).toEqual(["POLICY_DENIED"]);
     expect(codes({ prescription: true }, { eligibility: { allowPrescription: true } })).toEqual([]);
-    expect(codes({ catalogCategories: [{ id: "X", type: "medicine" }] }, { eligibility: { allowMedicines: false } })).toEqual(["MEDICINE"]);
+    expect(codes({ catalogCategories: [{ id: "X", type: "medicine" }] }, { eligibility: { allowMedicines: false } })).toEqual(["POLICY_DENIED"]);
   });
 
   it("applies exclude and include rules over derived fields and raw paths", () => {

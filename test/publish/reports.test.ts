@@ -73,7 +73,10 @@ describe("reports/<channel>.csv", () => {
     const all = (await Promise.all(manifest.channels.map((e) => readCsv(`${e.name}.csv`)))).flatMap((c) => c.rows);
     expect(all.some((r) => r["reason"] === "NO_IMAGE")).toBe(true);
     expect(all.some((r) => r["other_reasons"] !== "")).toBe(true);
-    expect(all.find((r) => r["reason"] === "PRESCRIPTION")?.["detail"]).toBe("prescription product: the channel does not allow them (eligibility.allowPrescription is false)");
+    // The health rule is cited: the class, the row, its verdict, its source and the date it was verified.
+    expect(all.find((r) => r["reason"] === "POLICY_DENIED" && r["detail"]!.includes("prescription-medicine: "))?.["detail"]).toMatch(
+      /^the health policy table leaves this class of product out of \w+ feeds for [A-Z]{2} \(docs\/policy\.md; .*\): prescription-medicine: row "\S+ \S+ prescription-medicine" deny \(https:\/\/\S+, verified \d{4}-\d\d-\d\d\): .+/,
+    );
   });
 });
 

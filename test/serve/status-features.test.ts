@@ -61,7 +61,7 @@ describe("the status page", () => {
 
   it("says the reasons in words with the code beside, and the warnings and fallbacks", async () => {
     const html = await page("/");
-    expect(html).toMatch(/<li>prescription only <code>PRESCRIPTION<\/code> <span class="n">\d+<\/span><\/li>/);
+    expect(html).toMatch(/<li>not allowed by the health rules <code>POLICY_DENIED<\/code> <span class="n">\d+<\/span><\/li>/);
     expect(html).toMatch(/<dt>Warnings<\/dt><dd>/);
     expect(html).toMatch(/<dt>Fallbacks<\/dt><dd>/);
     expect(html).toMatch(/data-state="(ok|degraded)"/);
@@ -71,11 +71,11 @@ describe("the status page", () => {
   it("speaks French or Dutch from Accept-Language, with a switch that wins", async () => {
     const fr = await page("/", { "Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5" });
     expect(fr).toContain('<html lang="fr">');
-    expect(fr).toMatch(/<li>sur ordonnance <code>PRESCRIPTION<\/code>/);
+    expect(fr).toMatch(/<li>interdit par les règles de santé <code>POLICY_DENIED<\/code>/);
     expect(fr).toContain(">Copier</button>");
     const nl = await page("/?lang=nl", { "Accept-Language": "fr" });
     expect(nl).toContain('<html lang="nl">');
-    expect(nl).toMatch(/<li>op voorschrift <code>PRESCRIPTION<\/code>/);
+    expect(nl).toMatch(/<li>niet toegestaan door de gezondheidsregels <code>POLICY_DENIED<\/code>/);
     expect(nl).toContain('<a href="/?lang=nl" lang="nl" aria-current="true">NL</a>');
   });
 

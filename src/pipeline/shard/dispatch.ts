@@ -88,7 +88,7 @@ function shardInit(runs: ChannelRun[], context: MappingContext, explain: boolean
 
 /** One product into every channel, in this thread, the explain index told before and closed with the rows' horizon after. */
 export async function mapInThread(product: Product, ordinal: number, runs: readonly ChannelRun[], context: MappingContext, explain: DispatchOptions["explain"]): Promise<void> {
-  explain?.product(indexProduct(product), ordinal);
+  explain?.product(indexProduct(product, context), ordinal);
   context.clock.reset();
   for (const run of runs) {
     const pending = run.add(product, context);

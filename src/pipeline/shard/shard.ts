@@ -100,7 +100,7 @@ export class Shard {
         continue;
       }
       products++;
-      index?.push(indexProduct(parsed.product));
+      index?.push(indexProduct(parsed.product, this.context));
       this.context.clock.reset();
       for (let i = 0; i < this.channels.length; i++) {
         const channel = this.channels[i]!;

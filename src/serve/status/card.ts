@@ -80,6 +80,25 @@ function changesLine(channel: string, entry: ChannelEntry, lang: Language): stri
   return `<dt></dt><dd class="changes">${e(text)} <a href="/status/changes/${encodeURIComponent(channel)}">${e(RUN_WORDS[lang].detail)}</a></dd>`;
 }
 
+/** The rows that left products out of this run's file, each with its source, the date it was verified and the count. */
+function healthLine(input: StatusInput, channel: string, entry: ChannelEntry, lang: Language): string {
+  const counts = Object.entries(entry.policy ?? {}).sort((a, b) => b[1] - a[1]);
+  if (counts.length === 0) return "";
+  const w = WORDS[lang].health;
+  const rows = input.policy?.get(channel);
+  const today = input.now.toISOString().slice(0, 10);
+  const items = counts.map(([key, n]) => {
+    const r = rows?.get(key);
+    const cited = r
+      ? ` ${e(r.verdict)} · ${/^https?:/.test(r.source) ? `<a href="${e(r.source)}" rel="noreferrer">${e(w.source)}</a>` : e(r.source)}` +
+        (r.verified ? `, ${e(w.verified)} ${e(r.verified)}` : "") +
+        (r.recheck !== undefined && r.recheck < today ? ` <span class="warn">${e(fill(w.due, { date: r.recheck }))}</span>` : "")
+      : "";
+    return `<li><code>${e(key)}</code>${cited} <span class="n">${count(n, lang)}</span></li>`;
+  });
+  return `<dt>${e(w.title)}</dt><dd><ul class="counts">${items.join("")}</ul></dd>`;
+}
+
 export function card(input: StatusInput, channel: StatusChannel, entry: ChannelEntry | undefined, lang: Language): string {
   const w = WORDS[lang];
   const r = RUN_WORDS[lang];
@@ -119,6 +138,7 @@ export function card(input: StatusInput, channel: StatusChannel, entry: ChannelE
     changesLine(channel.name, entry, lang) +
     `<dt>${e(w.lastRun)}</dt><dd>${failedRun ? "" : `${e(itemsText(entry.items, lang))} · `}${gate}</dd>` +
     runFigures +
+    (failedRun ? "" : healthLine(input, channel.name, entry, lang)) +
     `<dt>${e(w.reports)}</dt><dd>${reports}</dd>` +
     `<dt>${e(w.fetchedBy)}</dt><dd>${fetches(input, channel.name, lang)}</dd>` +
     destinationsHtml(entry.destinations) +

@@ -5,6 +5,7 @@
  * exclusion or warnings report, or the offers file's refused rows, as downloads) and
  * `/status/changes/<channel>` (what changed since the previous version, from the feed history).
  */
+import { overdueRules, type PolicyRule, ruleKey } from "../../policy/index.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import type { ChannelMapping } from "../../mapping/settings.js";
@@ -57,6 +58,19 @@ function allowed(req: IncomingMessage, res: ServerResponse, ctx: StatusContext, 
 
 const HEADERS = { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" };
 
+/** Each channel's rows by key, and the rows of any channel past their re-check date (each once, oldest first). */
+function policyOf(ctx: StatusContext, now: Date): { policy: Map<string, Map<string, PolicyRule>>; policyDue: PolicyRule[] } {
+  const policy = new Map<string, Map<string, PolicyRule>>();
+  const due = new Map<string, PolicyRule>();
+  const today = now.toISOString().slice(0, 10);
+  for (const [name, mapping] of ctx.mappings) {
+    const rows = mapping.policy.rows as PolicyRule[];
+    policy.set(name, new Map(rows.map((r) => [ruleKey(r), r])));
+    for (const r of overdueRules(rows, today)) due.set(`${ruleKey(r)} ${r.from}`, r);
+  }
+  return { policy, policyDue: [...due.values()].sort((a, b) => (a.recheck ?? "").localeCompare(b.recheck ?? "")) };
+}
+
 export async function statusPage(req: IncomingMessage, res: ServerResponse, ctx: StatusContext, text: Text): Promise<void> {
   if (!allowed(req, res, ctx, text)) return;
   const params = new URL(req.url ?? "/", "http://status").searchParams;
@@ -76,6 +90,7 @@ export async function statusPage(req: IncomingMessage, res: ServerResponse, ctx:
     manifest,
     history: await readHistory(ctx.outputReal).catch(() => []),
     channels: ctx.channels,
+    ...policyOf(ctx, ctx.now()),
     served: new Set(feeds.map((f) => f.channel)),
     fetches: (channel) => ctx.state.lastFetches(channel),
     lang,

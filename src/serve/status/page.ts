@@ -8,11 +8,12 @@
  */
 import type { AccessConfig } from "../../config/schema.js";
 import type { Manifest } from "../../publish/manifest.js";
+import type { PolicyRule } from "../../policy/index.js";
 import { escapeHtml as e } from "../../core/html.js";
 import type { Fetch } from "../state.js";
 import { card } from "./card.js";
 import { LANGUAGES, type Language, WORDS, type Words } from "./i18n.js";
-import { onlineSection, runSection } from "./sections.js";
+import { onlineSection, policyDueSection, runSection } from "./sections.js";
 import { STYLE } from "./style.js";
 
 export { formatAge } from "./_time.js";
@@ -45,6 +46,10 @@ export interface StatusInput {
   search?: { query: string; html: string };
   /** The Google Merchant Center section (src/merchant/status.ts), when a read-back kept statuses. */
   google?: string;
+  /** Each channel's health policy rows in effect, by key (the card cites the rows that left products out). */
+  policy?: ReadonlyMap<string, ReadonlyMap<string, PolicyRule>>;
+  /** Rows past their re-check date (`pharmafeed policy --check`), oldest first. */
+  policyDue?: readonly PolicyRule[];
 }
 
 /** A part of the page: the HTML of one section (or "" to leave it out). */
@@ -74,7 +79,7 @@ function cards(input: StatusInput, lang: Language): string {
 /** Google's verdicts per feed (src/merchant/status.ts), when a channel reads them back. */
 const google: Section = (input) => input.google ?? "";
 
-export const SECTIONS: Section[] = [onlineSection, runSection, searchForm, searchResults, cards, google];
+export const SECTIONS: Section[] = [onlineSection, runSection, policyDueSection, searchForm, searchResults, cards, google];
 
 function languageSwitch(lang: Language, w: Words, query: string | undefined): string {
   const q = query ? `&amp;q=${e(encodeURIComponent(query))}` : "";

@@ -10,6 +10,8 @@ const WORDS: Record<string, Triple> = {
   STATUS_NO_SELECTION: ["not for selection", "hors sélection", "niet voor selectie"],
   STATUS_UNKNOWN: ["unknown status", "statut inconnu", "onbekende status"],
   OFFICIALLY_DELETED: ["officially withdrawn", "retiré officiellement", "officieel ingetrokken"],
+  POLICY_DENIED: ["not allowed by the health rules", "interdit par les règles de santé", "niet toegestaan door de gezondheidsregels"],
+  // Codes of versions before the policy table (POLICY_DENIED), for reports kept from then.
   PRESCRIPTION: ["prescription only", "sur ordonnance", "op voorschrift"],
   MEDICINE: ["medicine, not allowed here", "médicament, non autorisé ici", "geneesmiddel, hier niet toegestaan"],
   VETERINARY: ["veterinary medicine, not allowed here", "médicament vétérinaire, non autorisé ici", "diergeneesmiddel, hier niet toegestaan"],

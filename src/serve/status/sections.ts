@@ -134,3 +134,13 @@ export function runSection(input: StatusInput, lang: Language): string {
     `<p><strong class="${cls}" data-state="${state.state}">${e(words)}</strong>${stays}</p>${whyList}${next}${counts}${offersLine(m, lang)}</section>`
   );
 }
+
+/** A warning when health policy rows are past their re-check date: the rules may have changed since. */
+export function policyDueSection(input: StatusInput, lang: Language): string {
+  const due = input.policyDue ?? [];
+  const oldest = due[0];
+  if (oldest === undefined) return "";
+  const cmd = `pharmafeed policy --check${input.configFile ? ` --config ${input.configFile}` : ""}`;
+  const text = fill(WORDS[lang].health.overdue, { n: String(due.length), key: `${oldest.channel} ${oldest.country} ${oldest.class}`, date: oldest.recheck ?? "", cmd });
+  return `<section class="band"><p class="warn">${e(text)}</p></section>`;
+}
