@@ -7,7 +7,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { PharmafeedError } from "../errors.js";
-import { legacyRules, mergeRules, overdueRules, type PolicyRule } from "../policy/index.js";
+import { isDay, legacyRules, mergeRules, overdueRules, type PolicyRule, ruleKey } from "../policy/index.js";
 import { decisionsText, rowsFor, rowsText } from "../policy/print.js";
 
 export interface PolicyArgs {
@@ -19,7 +19,10 @@ export interface PolicyArgs {
   today?: string;
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** Each row once (the channels share the config's rows), by key and where it was read. */
+function uniqueRules(rules: readonly PolicyRule[]): PolicyRule[] {
+  return [...new Map(rules.map((r) => [`${ruleKey(r)} ${r.from}`, r])).values()];
+}
 
 export const policyCommand: CommandModule<object, PolicyArgs> = {
   command: "policy",
@@ -35,7 +38,7 @@ export const policyCommand: CommandModule<object, PolicyArgs> = {
         type: "string",
         describe: "the date --check compares with (default: today, UTC), e.g. to see what falls due by then",
         coerce: (v: unknown) => {
-          if (typeof v !== "string" || !DAY.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`))) throw new Error(`--today: expected a date YYYY-MM-DD, got ${JSON.stringify(v)}`);
+          if (typeof v !== "string" || !isDay(v)) throw new Error(`--today: expected a date YYYY-MM-DD, got ${JSON.stringify(v)}`);
           return v;
         },
       }) as unknown as Argv<PolicyArgs>,
@@ -51,9 +54,11 @@ export const policyCommand: CommandModule<object, PolicyArgs> = {
       throw new PharmafeedError("USAGE", `--channel: "${args.channel}" is neither a channel of the config (${config.channelNames.join(", ")}) nor a marketplace of the table (${[...marketplaces].sort().join(", ")})`);
     }
     // A channel of the config has its own rows in effect: its policy.rows, and rows of its eligibility.allow* switches.
-    const rules: readonly PolicyRule[] =
-      own === undefined ? config.policy : mergeRules(own.mapping.policy.rows, legacyRules(own.mapping.eligibility, own.mapping.policy.channel, own.mapping.country));
-    const shown = args.check ? overdueRules(rowsFor(rules, market, country), today) : rowsFor(rules, market, country);
+    const inEffect = (c: (typeof config.channels)[number]) => mergeRules(c.mapping.policy.rows, legacyRules(c.mapping.eligibility, c.mapping.policy.channel, c.mapping.country));
+    const rules: readonly PolicyRule[] = own === undefined ? config.policy : inEffect(own);
+    // --check of the whole config: every channel's own rows too (the status page warns of those).
+    const checked = own === undefined && args.check ? uniqueRules([...config.policy, ...config.channels.flatMap(inEffect)]) : rules;
+    const shown = args.check ? overdueRules(rowsFor(checked, market, country), today) : rowsFor(rules, market, country);
     if (args.json) process.stdout.write(`${JSON.stringify({ today, channel: market ?? null, country: country ?? null, rows: shown }, null, 2)}\n`);
     else {
       const out: string[] = [];

@@ -48,6 +48,7 @@ export const DERIVED_FIELDS: Record<string, Getter<MapState>> = {
   prescription: (s) => s.facts.prescription,
   medicine: (s) => s.facts.medicine,
   veterinary: (s) => s.facts.veterinary,
+  healthClasses: (s) => s.facts.classes,
   price: (s) => (s.priceCents === undefined ? undefined : s.priceCents / 100),
   salePrice: (s) => (s.salePriceCents === undefined ? undefined : s.salePriceCents / 100),
   availability: (s) => s.availability,

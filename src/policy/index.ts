@@ -5,5 +5,5 @@ export { BUILTIN_RULES } from "./defaults.js";
 export { legacyRules, type LegacySwitches } from "./legacy.js";
 export { overdueRules } from "./check.js";
 export { channelRules, mergeRules, type ChannelRules } from "./table.js";
-export { PRODUCT_CLASSES, PolicyFile, PolicyLimits, PolicyRow, type PolicyRule, type ProductClass, certificationOf, ruleKey } from "./schema.js";
+export { PRODUCT_CLASSES, PolicyFile, PolicyLimits, PolicyRow, type PolicyRule, type ProductClass, certificationOf, isDay, ruleKey } from "./schema.js";
 export { readPolicyDir, readPolicyFile, rowsToRules, SHIPPED_POLICY_DIR, type PolicyProblem } from "./load.js";

@@ -26,11 +26,18 @@ export type ProductClass = (typeof PRODUCT_CLASSES)[number];
 const ANY = "*";
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** Whether YYYY-MM-DD is a day of the calendar (2026-02-30 and 2026-13-01 are not; Date would roll them over). */
+export function isDay(text: string): boolean {
+  if (!DATE.test(text)) return false;
+  const time = Date.parse(`${text}T00:00:00Z`);
+  return Number.isFinite(time) && new Date(time).toISOString().startsWith(text);
+}
+
 /** A calendar date that exists (2026-02-30 is refused). */
-const Day = z
+export const Day = z
   .string()
   .regex(DATE, "a date YYYY-MM-DD")
-  .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "a date that exists");
+  .refine(isDay, "a date that exists");
 
 /** `deny`, `allow`, or `allow-if-certified: <certification>` (the shop lists what it holds in shop.certifications). */
 export const Verdict = z

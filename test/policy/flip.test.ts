@@ -54,7 +54,7 @@ async function run(verdict: string) {
   const config = await loadConfig(tree.configFile, { env });
   await runGenerate({ config, logger: silentLogger, now: NOW });
   const manifest = await readManifestJson(tree.outputDir);
-  const ids = new Set(parseFeed(await readFile(join(tree.outputDir, "google-be.xml"), "utf8"), "xml").map((r) => r["g:id"]!));
+  const ids = new Set(parseFeed(await readFile(join(tree.outputDir, "google-be.xml"), "utf8"), "xml").map((r) => String(r["g:id"])));
   const report = parse(await readFile(join(tree.outputDir, "reports", "google-be.csv"), "utf8"), { columns: true }) as Record<string, string>[];
   return { manifest, ids, report };
 }
