@@ -52,9 +52,9 @@ describe("names checked against what items have", () => {
 
   it("knows {{codes.cnk}} in a custom layout and refuses a code the item does not carry", async () => {
     await accepted(withChannel({ template: "../my-layout" }, { "config/my-layout/layout.json": csvLayout("{{id}}", "{{codes.cnk}}", "{{codes.cip7}}") }));
-    const error = await refusal(withChannel({ template: "../my-layout" }, { "config/my-layout/layout.json": csvLayout("{{id}}", "{{codes.pzn}}") }));
+    const error = await refusal(withChannel({ template: "../my-layout" }, { "config/my-layout/layout.json": csvLayout("{{id}}", "{{codes.ean}}") }));
     expect(error.code).toBe("CONFIG_INVALID");
-    expect(error.message).toMatch(/columns\[1\]\.value \("c1"\): unknown field "codes\.pzn"/);
+    expect(error.message).toMatch(/columns\[1\]\.value \("c1"\): unknown field "codes\.ean"/);
   });
 
   it("follows an XML template's scopes: #each, #with, ../ and @root; reports the line", async () => {

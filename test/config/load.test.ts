@@ -27,11 +27,15 @@ describe("loadConfig", () => {
     expect(google).toMatchObject({ name: "google-fr", format: "xml", outputFile: "google-fr.xml", gzip: true });
     expect(google!.mapping.gtin.allowIdentifierExistsNo).toBe(true);
     expect(google!.mapping.title.maxLength).toBe(150);
-    expect(google!.mapping.eligibility.allowPrescription).toBe(false);
+    // Health rules come from the policy table (docs/policy.md), not from a preset's switch.
+    expect(google!.mapping.eligibility.allowPrescription).toBeUndefined();
+    expect(google!.mapping.policy.channel).toBe("google");
+    expect(google!.mapping.policy.rows.find((r) => r.channel === "google" && r.class === "prescription-medicine")?.verdict).toBe("deny");
     expect(meta).toMatchObject({ name: "meta-nl", format: "csv", outputFile: "meta-nl.csv" });
     expect(meta!.mapping.title.maxLength).toBe(120); // channel file over preset
     expect(meta!.mapping.description.maxLength).toBe(9999); // preset over default
-    expect(meta!.mapping.eligibility.allowMedicines).toBe(false);
+    expect(meta!.mapping.policy.channel).toBe("meta");
+    expect(meta!.mapping.policy.rows.find((r) => r.channel === "meta" && r.class === "pharmacy-medicine")?.verdict).toBe("deny");
     expect(meta!.mapping.fallbackLocales).toEqual(["fr", "en"]);
   });
 

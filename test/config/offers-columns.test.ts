@@ -41,7 +41,7 @@ describe("offers.columns and offers.ignoreColumns", () => {
   it("refuse a target that is not one of our fields, with its path, the likely field and the known ones", async () => {
     const error = await refusal(withOffers({ columns: { EAN: "ean", "Prix TTC": "price", Stock: "stock" } }), roots);
     expect(error.code).toBe("CONFIG_INVALID");
-    const known = "known: id, gtin, cip13, price, sale_price, sale_from, sale_until, quantity, availability, availability_date, link";
+    const known = "known: id, gtin, cip13, price, sale_price, sale_from, sale_until, quantity, availability, availability_date, link, cnk, pzn, zi, aic, cn, cip7";
     expect(error.message).toContain(`pharmafeed.json: offers.columns.EAN: an offers field is needed (did you mean "gtin"? ${known}), got "ean"`);
     expect(error.message).toContain(`pharmafeed.json: offers.columns.Stock: an offers field is needed (did you mean "quantity"? ${known}), got "stock"`);
     expect(error.message).not.toContain("Prix TTC");

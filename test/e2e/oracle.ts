@@ -31,7 +31,7 @@ export function catalogueFacts(options: { seed: number; products: number; now: D
     const deletion = p["officialDeletionAt"];
     if (p["deleted"] === true) ineligible.set(id, "DELETED");
     else if (typeof deletion === "number" && deletion <= nowSeconds) ineligible.set(id, "OFFICIALLY_DELETED");
-    else if (p["prescription"] === true) ineligible.set(id, "PRESCRIPTION");
+    else if (p["prescription"] === true) ineligible.set(id, "POLICY_DENIED");
   }
   return { streamIds: streamIds.sort(), prescription, medicine, ineligible };
 }

@@ -35,7 +35,7 @@ describe("offersProblems", () => {
 
   it("refuses a file with one unknown column even when every row is read", () => {
     expect(offersProblems(parseOffers(["id;price;colour", ...rows(3)].join("\n"), "csv"), STRICT)).toEqual([
-      'line 1: unknown column "colour" (known: id, gtin, cip13, price, sale_price, sale_from, sale_until, quantity, availability, availability_date, link; map it with offers.columns, or list it in offers.ignoreColumns)',
+      'line 1: unknown column "colour" (known: id, gtin, cip13, price, sale_price, sale_from, sale_until, quantity, availability, availability_date, link, cnk, pzn, zi, aic, cn, cip7; map it with offers.columns, or list it in offers.ignoreColumns)',
     ]);
   });
 

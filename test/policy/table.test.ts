@@ -151,3 +151,41 @@ describe("policy files", () => {
     expect(overdueRules(rows, "2026-11-29").map((r) => r.channel)).toEqual(["a"]);
   });
 });
+
+describe("the shipped table (config/policy/)", () => {
+  it("loads without a problem, every row sourced and dated, re-check after verified", async () => {
+    const { SHIPPED_POLICY_DIR } = await import("../../src/policy/index.js");
+    const problems: PolicyProblem[] = [];
+    const rules = await readPolicyDir(SHIPPED_POLICY_DIR, problems);
+    expect(problems).toEqual([]);
+    expect(rules.length).toBeGreaterThan(20);
+    for (const r of rules) {
+      expect(r.recheck! > r.verified!, `${r.channel} ${r.country} ${r.class}`).toBe(true);
+      expect(r.source, `${r.channel} ${r.country} ${r.class}`).toMatch(/^(https:\/\/|docs\/policy\.md)/);
+    }
+  });
+
+  it("starts from the built-in rows (what mapping uses without a config), unchanged", async () => {
+    const { BUILTIN_RULES, SHIPPED_POLICY_DIR } = await import("../../src/policy/index.js");
+    const rules = await readPolicyDir(SHIPPED_POLICY_DIR, []);
+    for (const builtin of BUILTIN_RULES) {
+      const { from: _a, ...shipped } = rules.find((r) => r.channel === builtin.channel && r.country === builtin.country && r.class === builtin.class)!;
+      const { from: _b, ...own } = builtin;
+      expect(shipped).toEqual(own);
+    }
+  });
+
+  it("names a marketplace of every preset, and denies prescription medicines on every marketplace in every country", async () => {
+    const { SHIPPED_POLICY_DIR } = await import("../../src/policy/index.js");
+    const { PRESET_NAMES } = await import("../../src/presets/index.js");
+    const { policyChannelOf } = await import("../../src/presets/policy-channels.js");
+    const rules = await readPolicyDir(SHIPPED_POLICY_DIR, []);
+    for (const preset of PRESET_NAMES) {
+      const market = policyChannelOf(preset);
+      expect(rules.some((r) => r.channel === market), `${preset} -> ${market}`).toBe(true);
+      for (const country of ["FR", "BE", "NL", "DE", "AT", "IT", "US"]) {
+        expect(channelRules(rules, market, country)["prescription-medicine"]?.verdict, `${market} ${country}`).toBe("deny");
+      }
+    }
+  });
+});

@@ -31,8 +31,8 @@ const GOOGLE_DNS = {
 };
 
 beforeAll(async () => {
-  // google-fr keeps the default drop gate (20%), so the third run (a smaller catalogue) is not published there.
-  const channels = CHANNELS.map((c) => (c.name === "google-fr" ? { ...c, gate: { maxRejectedPercent: 100 } } : c));
+  // google-fr has a tight drop gate (5%), so the third run (a smaller catalogue) is not published there.
+  const channels = CHANNELS.map((c) => (c.name === "google-fr" ? { ...c, gate: { maxRejectedPercent: 100, maxDropPercent: 5 } } : c));
   fx = await makeFixture({ products: 150, channels });
   await fx.generate();
   const smaller = await startSandbox({ products: 100, seed: 3, rateLimit: 100_000 });
