@@ -3,9 +3,9 @@
  * channel needs (limits from limits.ts, policies from channels.md). A channel
  * file names a preset and overrides any of these defaults.
  *
- * Every preset keeps `eligibility.allowPrescription` false (the mapping default):
- * prescription medicines are banned from these marketplaces in FR, BE and NL,
- * and Google allows them only to certified pharmacies, who opt in per channel.
+ * What health products a preset's feeds may carry is not here but in the health
+ * policy table (config/policy/, docs/policy.md), by the marketplace a preset names
+ * (policy-channels.ts) and the channel's country: Meta's "no medicines" is a row.
  */
 import type { ChannelMappingInput } from "../mapping/settings.js";
 import { CHANNEL_LIMITS, type LimitsName } from "./limits.js";
@@ -62,8 +62,6 @@ const googleMapping: ChannelMappingInput = {
 };
 
 const metaMapping: ChannelMappingInput = {
-  // Meta bans prescription medicines and medicines in general in FR/BE/NL.
-  eligibility: { allowMedicines: false },
   // Meta needs one of brand / mpn / gtin: the brand is the one pharmacy data always has.
   gtin: { required: false },
   brand: { required: true },
@@ -77,6 +75,29 @@ const lenient: ChannelMappingInput = {
   images: { required: false },
   description: { required: false },
   price: { currency: "none", decimalSeparator: "." },
+};
+
+/**
+ * German comparators: German text, and the base price (Grundpreis) per 1 l or 1 kg, the only
+ * units PAngV 2022 § 5 (1) allows for packaged goods (the mapping default, held here on purpose).
+ */
+const german: ChannelMappingInput = { locale: "de", country: "DE", unitPricing: { volumeBase: "1 l", massBase: "1 kg" } };
+
+/**
+ * medizinfuchs lists offers by PZN: a product without a checked one is left out (MISSING_CODE).
+ * Its file carries no text, no GTIN and no image, so none is required; the title, which mapping
+ * builds all the same, may come from any language of the chain. Prices `12,99`: the one medizinfuchs file
+ * seen in public (sources.ts, MFA); medizinfuchs publishes no format.
+ */
+const medizinfuchsMapping: ChannelMappingInput = {
+  ...german,
+  fallbackLocales: ["en", "fr", "nl"],
+  title: { fallback: true },
+  description: { required: false },
+  images: { required: false },
+  gtin: { required: false },
+  codes: { required: ["pzn"] },
+  price: { currency: "none", decimalSeparator: "," },
 };
 
 export const PRESETS: Record<string, Preset> = Object.fromEntries(
@@ -95,6 +116,15 @@ export const PRESETS: Record<string, Preset> = Object.fromEntries(
       price: { currency: "none", decimalSeparator: "," },
       gtin: { required: true, output: "gtin13-only" },
     }),
+    preset("medizinfuchs", "medizinfuchs.de, CSV by PZN (`;`, prices 12,99)", "medizinfuchs", "medizinfuchs", medizinfuchsMapping),
+    // billiger.de identifies an offer by EAN, PZN or brand + mpnr: none of them alone is required.
+    preset("billiger", "billiger.de (solute), tab-separated CSV with pzn", "billiger", "billiger", {
+      ...german,
+      price: { currency: "none", decimalSeparator: "." },
+      gtin: { required: false },
+    }),
+    // idealo.de's CSV importer: the idealo columns plus `pzns`, idealo's limits (the same importer); `idealo` stays as it is.
+    preset("idealo-de", "idealo.de, CSV with pzns", "idealo-de", "idealo", { ...german, ...bareNumber, gtin: { required: false } }),
     preset("generic-csv", "Any CSV consumer: every field, nothing required", "generic-csv", "generic", lenient),
     preset("generic-json", "Any JSON consumer: the whole item, one array", "generic-json", "generic", lenient),
     preset("generic-ndjson", "Any NDJSON consumer: the whole item, one per line", "generic-ndjson", "generic", lenient),

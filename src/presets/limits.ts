@@ -22,6 +22,10 @@ export const CHANNEL_LIMITS = {
   idealo: { titleLength: 255, descriptionLength: 1000, additionalImages: 9, minImagePixels: 450, acceptsWebp: false, urlLength: 2000 },
   kelkoo: { titleLength: 80, descriptionLength: 300, additionalImages: 0, minImagePixels: 450, acceptsWebp: false, urlLength: 2000 },
   beslist: { titleLength: 150, descriptionLength: 5000, additionalImages: 5, minImagePixels: 450, acceptsWebp: false, urlLength: 2000 },
+  // No public billiger.de document gives lengths or image sizes: the comparators' common values (PRESET_RULES says so).
+  billiger: { titleLength: 255, descriptionLength: 5000, additionalImages: 10, minImagePixels: 450, acceptsWebp: false, urlLength: 2000 },
+  // medizinfuchs' file carries no text and no image (it lists offers by PZN): the text limits only bound what mapping builds.
+  medizinfuchs: { titleLength: 255, descriptionLength: 1000, additionalImages: 0, minImagePixels: 0, acceptsWebp: false, urlLength: 2000 },
   generic: { titleLength: 500, descriptionLength: 20000, additionalImages: 10, minImagePixels: 0, acceptsWebp: true, urlLength: 8000 },
 } as const satisfies Record<string, ChannelLimits>;
 

@@ -45,6 +45,18 @@ export const DOCUMENTS = {
   KD: { title: "Feed Donkey, Kelkoo product data feed build guide", url: "https://feed-donkey.io/articles/kelkoo-product-data-feed-build-guide" },
   KG: { title: "Kelkoo Group, Product data feed (XML sample)", url: "https://requestbuilder.kelkoogroup.com/kelkoo-customer-service/support-for-merchants/shopping-guides/product-data-feed/" },
   BL: { title: "beslist.nl shop integration wienkit/prestashop-beslistcart, classes/BeslistFeed.php", url: "https://github.com/wienkit/prestashop-beslistcart/blob/master/classes/BeslistFeed.php" },
+  IDP: { title: "Open-source idealo.de export: RexTheme Product Feed Manager for WooCommerce, idealo.de template (pzns under medical information; basePrice)", url: "https://github.com/rimas-kudelis/wp-woocommerce-feed-manager/blob/0b640e9d36a6f27d3c8f14bab348d88efe8562d4/admin/feed-templates/class-rex-feed-template-idealo_de.php" },
+  MFX: { title: "Open-source medizinfuchs export: RexTheme Product Feed Manager for WooCommerce, Medizinfuchs template (required: produktlink, preis, versandkosten, PZN)", url: "https://github.com/rimas-kudelis/wp-woocommerce-feed-manager/blob/2b1d7f07d426b56cfb1c8c9768ffbc154e4c099f/admin/feed-templates/class-rex-feed-template-medizinfuchs.php" },
+  MFA: { title: "ApoCtrl, a reader of a pharmacy's published medizinfuchs CSV (its test data: `PZN;price` rows, price `7,49`)", url: "https://github.com/jase2507/ApoCtrl/blob/0f6a709d693baa9d79c8649cf71526a52dcb120d/scripts/test_phase4_2.php" },
+  BLS: { title: "solute (billiger.de), Guideline feed optimization (REQUIRED columns per assortment; CSV, JSON or XML; column captions unique, order free)", url: "https://www.solutions.billiger.de/en/online-retailer/Integration/guideline_shop_integration.php" },
+  BLP: { title: "plentymarkets, billiger.de export plugin, src/Generator/BilligerDE.php (tab-separated; aid ... dlv_cost, pzn; price 12.99)", url: "https://github.com/plentymarkets/plugin-elastic-export-billiger-de/blob/master/src/Generator/BilligerDE.php" },
+  BLPG: { title: "plentymarkets, billiger.de export plugin, user guide (columns, old_price, images comma-separated)", url: "https://github.com/plentymarkets/plugin-elastic-export-billiger-de/blob/master/meta/documents/user_guide_en.md" },
+  BLR: { title: "Open-source billiger.de export: RexTheme Product Feed Manager for WooCommerce, billiger template (required: name, aid, price, link, shop_cat, pzn, brand, mpn, GTIN)", url: "https://github.com/rimas-kudelis/wp-woocommerce-feed-manager/blob/d2b2e55fbde5300c59e32a082dad8e6511ad49a8/admin/feed-templates/class-rex-feed-template-billiger.php" },
+  BLG: { title: "42feeds, The Merchant's Guide to billiger.de (aid;name;desc;shop_cat;link;image;price;old_price;brand;ean;mpn;dlv_time;dlv_cost)", url: "https://42feeds.com/guides/billiger-de-feed-optimization" },
+  IFA: { title: "IFA, information on the PZN (8 digits, check digit mod 11 over weights 1..7)", url: "https://www.ifaffm.de/en/ifa-suppliers/ifa-information-on-pzn.html" },
+  IFAQ: { title: "IFA, FAQ (the PZN is an 8-digit number: leading zeros belong to it)", url: "https://www.ifaffm.de/de/faq/id/5" },
+  PANGV: { title: "Preisangabenverordnung (PAngV 2022), § 4 Grundpreis, § 5 units 1 kg / 1 l", url: "https://www.gesetze-im-internet.de/pangv_2022/" },
+  PANGVG: { title: "Ferner Alsdorf, Grundpreisangabe (§ 4 (1) and § 5 (1) PAngV quoted)", url: "https://www.ferner-alsdorf.de/grundpreisangabe-bei-loser-ware/" },
   PF: { title: "pharmafeed's own item (src/mapping/feed-item.ts)", url: "" },
 } as const;
 export type DocumentKey = keyof typeof DOCUMENTS;
@@ -177,6 +189,47 @@ const BESLIST: FieldSource[] = [
   f("shippingcost_be", "custom.deliveryCostsBe, else custom.deliveryCosts", ["BL"], "integration"),
 ];
 
+const BASE_PRICE_DE = "unit price of the price paid per 1 l / 1 kg (PAngV)";
+
+const MEDIZINFUCHS: FieldSource[] = [
+  f("PZN", "codes.pzn: 8 digits, check digit verified (required)", ["MFX", "IFA", "IFAQ"], "integration"),
+  f("preis", "the price paid (sale while it runs), `12,99`", ["MFX", "MFA"], "integration"),
+  f("versandkosten", "custom.deliveryCosts", ["MFX"], "integration"),
+  f("produktlink", "link", ["MFX"], "integration"),
+  f("grundpreis", `${BASE_PRICE_DE}, \`20,00 EUR / 1 l\``, ["PANGV"], "unconfirmed"),
+  f("id", "id (the shop's own key; no medizinfuchs source names it)", [], "unconfirmed"),
+];
+
+const BILLIGER: FieldSource[] = [
+  f("aid", "id", ["BLP", "BLR", "BLG"], "integration"),
+  f("name", "title", ["BLP", "BLR", "BLG"], "integration"),
+  f("brand", "brand", ["BLP", "BLR", "BLG"], "integration"),
+  f("mpnr", "mpn (RexTheme and 42feeds name it `mpn`)", ["BLP"], "integration"),
+  f("ean", "gtin (RexTheme names it `GTIN`)", ["BLP", "BLG"], "integration"),
+  f("pzn", "codes.pzn: 8 digits, check digit verified", ["BLP", "BLR", "IFA"], "integration"),
+  f("desc", "description", ["BLP", "BLR", "BLG"], "integration"),
+  f("shop_cat", "productType", ["BLP", "BLR", "BLG"], "integration"),
+  f("price", "the price paid (sale while it runs), `12.99`", ["BLP", "BLR", "BLG"], "integration"),
+  f("old_price", "the regular price while a sale runs", ["BLPG", "BLR", "BLG"], "integration"),
+  f("ppu", `${BASE_PRICE_DE}, \`20.00 EUR / 1 l\` (value format not documented publicly)`, ["BLP", "BLPG", "PANGV"], "integration"),
+  f("link", "link", ["BLP", "BLR", "BLG"], "integration"),
+  f("image", "imageLink", ["BLP", "BLR", "BLG"], "integration"),
+  f("images", "additionalImageLinks, comma-separated (a comma inside a URL is %2C)", ["BLPG"], "integration"),
+  f("dlv_time", "custom.deliveryTime", ["BLP", "BLR", "BLG"], "integration"),
+  f("dlv_cost", "custom.deliveryCosts", ["BLP", "BLR", "BLG"], "integration"),
+];
+
+/** idealo's columns as the `idealo` preset writes them, plus `pzns` and the payment column of idealo's own example feed. */
+const IDEALO_DE: FieldSource[] = IDEALO.flatMap((s) =>
+  s.field === "eans"
+    ? [s, f("pzns", "codes.pzn: one PZN, 8 digits, check digit verified", ["IDP", "IFA"], "integration")]
+    : s.field === "paymentCosts_credit_card"
+      ? [f("paymentCosts_paypal", "custom.paymentCosts", ["ID"])]
+      : s.field === "basePrice"
+        ? [f("basePrice", `${BASE_PRICE_DE}, \`20.00 EUR / 1 l\``, ["IDP", "IDX", "PANGV"], "integration")]
+        : [s],
+);
+
 const GENERIC: FieldSource[] = [
   "id", "title", "description", "link", "image_link", "additional_image_links", "price", "currency", "sale_price", "availability",
   "stock_quantity", "brand", "gtin", "gtins", "mpn", "cip13", "category_path", "google_product_category", "category_type",
@@ -195,6 +248,9 @@ export const PRESET_FIELDS: Record<string, FieldSource[]> = {
   idealo: IDEALO,
   kelkoo: KELKOO,
   beslist: BESLIST,
+  medizinfuchs: MEDIZINFUCHS,
+  billiger: BILLIGER,
+  "idealo-de": IDEALO_DE,
   "generic-csv": GENERIC,
   "generic-json": WHOLE_ITEM,
   "generic-ndjson": WHOLE_ITEM,
@@ -231,6 +287,15 @@ export const PRESET_RULES: RuleSource[] = [
   { presets: "every preset", rule: "titles, descriptions, brands and category names are plain text: HTML entities decoded until none is left (`&amp;amp;` is `&`)", docs: ["G", "METABP"] },
   { presets: "google-tsv", rule: "no value carries a tab, a line break or `\"` (a `\"` becomes `“` / `”`): the file reads the same with quoted fields on (the default for new data sources) and off", docs: ["GTSV"] },
   { presets: "google, google-tsv, microsoft", rule: "unit_pricing_measure with unit_pricing_base_measure, bases 1, 10, 100, 2, 4, 8 of a unit, 75cl, 750ml, 50kg, 1000kg", docs: ["GUP", "GUB"] },
+  { presets: "medizinfuchs", rule: "a product without a checked PZN is left out (MISSING_CODE, detail pzn): medizinfuchs lists offers by PZN", docs: ["MFX"] },
+  { presets: "medizinfuchs", rule: "`;`-separated, price `12,99` without currency: the shape of the one published medizinfuchs file found; medizinfuchs publishes no format (unconfirmed)", docs: ["MFA"] },
+  { presets: "medizinfuchs, billiger, idealo-de", rule: "a PZN is 8 digits with its leading zeros, check digit verified (a 7-digit PZN padded); never invented or taken from a GTIN", docs: ["IFA", "IFAQ"] },
+  { presets: "medizinfuchs, billiger, idealo-de", rule: "German by default (locale de, country DE); the base price per 1 l or 1 kg, the units PAngV 2022 allows for packaged goods", docs: ["PANGV", "PANGVG"] },
+  { presets: "billiger", rule: "tab-separated, price `12.99`; captions are mapped when the feed is set up (any order, each unique)", docs: ["BLS", "BLP"] },
+  { presets: "billiger", rule: "ean, pzn and brand + mpnr identify an offer: none is required alone (whether billiger.de takes a pzn without an ean is unconfirmed)", docs: ["BLR", "BLS"] },
+  { presets: "billiger, idealo-de", rule: "price is the price paid; the regular price goes to old_price / formerPrice during a sale", docs: ["BLPG", "IDX"] },
+  { presets: "idealo-de", rule: "idealo's columns, price `12.99` as idealo's example feed; pzns holds the one PZN (a separator for several is not documented publicly)", docs: ["ID", "IDP"] },
+  { presets: "billiger, medizinfuchs", rule: "title and description lengths, image count and size: no public document states them (comparators' common values, limits.ts)", docs: [] },
 ];
 
 const docLinks = (docs: readonly DocumentKey[]): string => docs.map((d) => `[${d}]`).join(" ");
@@ -242,7 +307,7 @@ export function sourcesMarkdown(): string {
     for (const s of fields) lines.push(`| \`${preset}\` | \`${s.field}\` | ${s.value} | ${docLinks(s.docs) || "none"} | ${s.evidence} |`);
   }
   lines.push("", "| Presets | Rule | Source |", "|---|---|---|");
-  for (const r of PRESET_RULES) lines.push(`| ${r.presets} | ${r.rule} | ${docLinks(r.docs)} |`);
+  for (const r of PRESET_RULES) lines.push(`| ${r.presets} | ${r.rule} | ${docLinks(r.docs) || "none"} |`);
   lines.push("");
   for (const [key, doc] of Object.entries(DOCUMENTS)) lines.push(doc.url === "" ? `- [${key}] ${doc.title}` : `- [${key}] ${doc.title}: <${doc.url}>`);
   return lines.join("\n") + "\n";

@@ -8,8 +8,16 @@ import { join } from "node:path";
 import { PRESET_NAMES } from "../../src/presets/index.js";
 import { writeTree, type Tree } from "../config/tree.js";
 
-/** Dutch for the presets of Dutch-speaking marketplaces, French elsewhere. */
-const LOCALE: Record<string, "fr" | "nl"> = { "google-tsv": "nl", "meta-xml": "nl", beslist: "nl", "generic-csv": "nl" };
+/** Dutch for the presets of Dutch-speaking marketplaces, German for the German comparators, French elsewhere. */
+const LOCALE: Record<string, "fr" | "nl" | "de"> = {
+  "google-tsv": "nl",
+  "meta-xml": "nl",
+  beslist: "nl",
+  "generic-csv": "nl",
+  medizinfuchs: "de",
+  billiger: "de",
+  "idealo-de": "de",
+};
 
 export type ChannelFileJson = Record<string, unknown> & { name: string; preset: string };
 
@@ -17,6 +25,25 @@ export type ChannelFileJson = Record<string, unknown> & { name: string; preset: 
  * One channel per preset. The gate's rejection threshold is lifted (generated
  * data has many rejections on purpose); the drop threshold keeps its default.
  */
+/**
+ * What the test shop is certified for: every authorisation the shipped policy table asks of the
+ * countries the tests' channels use (FR, BE, NL, DE), so that OTC medicines stay in their feeds
+ * as before the table; test/policy/ covers what a missing certification does.
+ */
+export const TEST_CERTIFICATIONS = [
+  "fr-online-pharmacy",
+  "be-online-pharmacy",
+  "nl-online-pharmacy",
+  "de-mail-order-pharmacy",
+  "fr-online-veterinary",
+  "be-online-veterinary",
+  "nl-online-veterinary",
+  "google-online-pharmacy-fr",
+  "google-online-pharmacy-be",
+  "google-online-pharmacy-nl",
+  "google-online-pharmacy-de",
+];
+
 export function channelsForEveryPreset(): ChannelFileJson[] {
   return PRESET_NAMES.map((preset) => {
     const locale = LOCALE[preset] ?? "fr";
@@ -32,6 +59,11 @@ export function channelsForEveryPreset(): ChannelFileJson[] {
     if (preset === "generic-ndjson") channel["link"] = { template: "https://shop.example/p/{{id}}" };
     // As the sample config: a generic export has no language policy and opts in to fallbacks (README, Presets, Languages).
     if (preset.startsWith("generic-") && locale === "nl") Object.assign(channel, { title: { fallback: true }, description: { fallback: true } });
+    // The sandbox has German text for few products: the German channels read French and English too.
+    if (locale === "de") Object.assign(channel, { fallbackLocales: ["fr", "en"], country: "DE", title: { fallback: true }, description: { fallback: true } });
+    // Neither the sandbox nor these runs' offers files carry PZNs: without this medizinfuchs would be empty
+    // in every run (test/presets/german-comparators.test.ts covers the PZN requirement itself).
+    if (preset === "medizinfuchs") channel["codes"] = { required: [] };
     if (preset === "google") channel["gzip"] = true;
     return channel;
   });
@@ -81,7 +113,7 @@ export async function writeConfig(options: ConfigOptions = {}): Promise<E2eConfi
         ...(options.filter ? { filter: options.filter } : {}),
         ...options.source,
       },
-      shop: { name: "Pharmacie <Test> & Fils", url: "https://shop.example/?lang=fr&src=feed", description: "Parapharmacie" },
+      shop: { name: "Pharmacie <Test> & Fils", url: "https://shop.example/?lang=fr&src=feed", description: "Parapharmacie", certifications: TEST_CERTIFICATIONS },
       output: { dir: "../out" },
       channels: channels.map((c) => `channels/${c.name}.json`),
       ...options.main,

@@ -19,6 +19,8 @@ export interface ManifestEntry {
   file: string;
   items: number;
   excluded: Record<string, number>;
+  /** Products left out by a health policy row, by the row's key. */
+  policy?: Record<string, number>;
   bytes: number;
   sha256: string;
   published: true | string;
@@ -45,7 +47,7 @@ export function parseFeed(text: string, format: string): Row[] {
     case "xml":
       return readXml(text).items;
     case "csv":
-      return readCsv(text);
+      return readCsv(text, csvDelimiter(text));
     case "tsv":
       return readTsv(text);
     case "json":
@@ -55,6 +57,15 @@ export function parseFeed(text: string, format: string): Row[] {
     default:
       throw new Error(`unknown feed format ${format}`);
   }
+}
+
+/**
+ * The delimiter of a CSV feed, from its header line: `,` for most presets, `;` (medizinfuchs), a
+ * tab (billiger). Header names hold none of them, so the one the header line has is the one.
+ */
+export function csvDelimiter(text: string): string {
+  const header = text.slice(0, text.search(/\r?\n|$/));
+  return [",", ";", "\t"].find((d) => header.includes(d)) ?? ",";
 }
 
 /** Where each built-in layout puts the item id. */
@@ -67,6 +78,9 @@ export const ID_FIELD: Record<string, string> = {
   idealo: "sku",
   kelkoo: "offer-id",
   beslist: "code",
+  medizinfuchs: "id",
+  billiger: "aid",
+  "idealo-de": "sku",
   "generic-csv": "id",
   "generic-json": "id",
   "generic-ndjson": "id",
@@ -85,9 +99,9 @@ export function itemId(row: Row, preset: string): string {
  * read it, with CRLF records: outside quotes a CR or LF may only appear as the
  * CRLF ending a record, and a quote only opens a field. csv-parse accepts a bare
  * LF inside an unquoted field once it has seen CRLF, so it cannot catch this.
- * Returns undefined, or where the first problem is.
+ * Returns undefined, or where the first problem is. The delimiter is the header line's.
  */
-export function rfc4180Problem(text: string): string | undefined {
+export function rfc4180Problem(text: string, delimiter = csvDelimiter(text)): string | undefined {
   let line = 1;
   let inQuotes = false;
   let fieldStart = true;
@@ -108,7 +122,7 @@ export function rfc4180Problem(text: string): string | undefined {
       if (text[i - 1] !== "\r") return `line ${line}: a bare LF outside quotes (a value with a line break is not quoted)`;
       line++;
     }
-    fieldStart = c === "," || c === "\n";
+    fieldStart = c === delimiter || c === "\n";
   }
   return inQuotes ? "an unterminated quoted field" : undefined;
 }

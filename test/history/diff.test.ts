@@ -100,22 +100,29 @@ function shopperPrice(row: Row, preset: string): number {
     case "generic-json":
     case "generic-ndjson":
       return cents(((row["salePrice"] ?? row["price"]) as { amount?: unknown } | undefined)?.amount, preset);
-    default: // idealo, kelkoo, beslist: `price` is what is paid (idealo's formerPrice, beslist's price_old the regular one).
+    case "medizinfuchs":
+      return cents(row["preis"], preset);
+    default: // idealo, idealo-de, billiger, kelkoo, beslist: `price` is what is paid (formerPrice, old_price, price_old the regular one).
       return cents(row["price"], preset);
   }
 }
 
 const KELKOO: Record<string, string> = { "1": "in_stock", "2": "backorder", "4": "preorder", "6": "out_of_stock" };
-/** In the diff's words (in_stock, ...); undefined where the layout carries none (idealo). */
+/** Layouts without an availability column. */
+const NO_AVAILABILITY = ["idealo", "idealo-de", "billiger", "medizinfuchs"];
+
+/** In the diff's words (in_stock, ...); undefined where the layout carries none (NO_AVAILABILITY). */
 function availabilityOf(row: Row, preset: string): string | undefined {
-  if (preset === "idealo") return undefined;
+  if (NO_AVAILABILITY.includes(preset)) return undefined;
   const raw = row[preset === "google" || preset === "microsoft" || preset === "meta-xml" ? "g:availability" : "availability"];
   if (typeof raw !== "string" || raw === "") throw new Error(`no availability in a ${preset} item: ${JSON.stringify(row).slice(0, 200)}`);
   if (preset === "kelkoo") return KELKOO[raw] ?? `kelkoo ${raw}`;
   return raw === "available for order" ? "backorder" : raw.replace(/ /g, "_");
 }
 
-const LINK: Record<string, string> = { idealo: "url", kelkoo: "product-url", beslist: "productlink" };
+const LINK: Record<string, string> = { idealo: "url", "idealo-de": "url", kelkoo: "product-url", beslist: "productlink", medizinfuchs: "produktlink" };
+/** Where a layout's title is, when not `title` (medizinfuchs writes none). */
+const TITLE: Record<string, string> = { billiger: "name" };
 
 interface Item {
   price: number;
@@ -132,7 +139,7 @@ async function readVersion(outputDir: string, sha: string, preset: string, forma
   for (const row of parseFeed(bytes.toString("utf8"), format)) {
     const id = itemId(row, preset);
     if (items.has(id)) continue;
-    items.set(id, { price: shopperPrice(row, preset), availability: availabilityOf(row, preset), title: row["title"], link: row[LINK[preset] ?? "link"], image: imageUrls(preset, row)[0] ?? "" });
+    items.set(id, { price: shopperPrice(row, preset), availability: availabilityOf(row, preset), title: row[TITLE[preset] ?? "title"], link: row[LINK[preset] ?? "link"], image: imageUrls(preset, row)[0] ?? "" });
   }
   return items;
 }
@@ -236,10 +243,11 @@ describe("pharmafeed diff", () => {
       expect(d.prices, `${c.channel} prices`).toMatchObject({ changed: want.up.length + want.down.length, up: want.up.length, down: want.down.length });
       if (want.up[0]) expect(d.prices.largestUp, `${c.channel} largest rise`).toMatchObject(want.up[0]);
       if (want.down[0]) expect(d.prices.largestDown, `${c.channel} largest fall`).toMatchObject(want.down[0]);
-      if (entry.preset !== "idealo") expect(d.availability, `${c.channel} availability`).toEqual(want.availability);
+      const showsAvailability = !NO_AVAILABILITY.includes(entry.preset);
+      if (showsAvailability) expect(d.availability, `${c.channel} availability`).toEqual(want.availability);
       expect({ titles: d.titles, links: d.links, images: d.images }, c.channel).toEqual({ titles: want.titles, links: want.links, images: want.images });
-      // idealo's feed does not show availability: an item whose stock alone changed is not unchanged to the diff.
-      if (entry.preset === "idealo") expect(d.unchanged, `${c.channel} unchanged`).toBeLessThanOrEqual(want.unchanged);
+      // idealo's feed (and the German comparators') does not show availability: an item whose stock alone changed is not unchanged to the diff.
+      if (!showsAvailability) expect(d.unchanged, `${c.channel} unchanged`).toBeLessThanOrEqual(want.unchanged);
       else expect(d.unchanged, `${c.channel} unchanged`).toBe(want.unchanged);
       totals.addedOrRemoved += want.added.length + want.removed.length;
       totals.up += want.up.length;

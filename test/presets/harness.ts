@@ -49,10 +49,14 @@ function merge(base: unknown, over: unknown): unknown {
   return out;
 }
 
+const GERMAN_READS_FRENCH: ChannelMappingInput = { fallbackLocales: ["fr", "en"], title: { fallback: true }, description: { fallback: true } };
+
 export async function runPreset(presetName: string, products: Product[], options: PresetOptions = {}): Promise<PresetRun> {
   const preset = PRESETS[presetName];
   if (!preset) throw new Error(`no preset ${presetName}`);
-  const input = merge(preset.mapping, { link: { template: "https://shop.example/{{seoName}}-{{id}}.html?utm_source=feed&ref=7" }, ...options.channel });
+  // The fixture products are French: a German preset's channel reads them through its fallbacks.
+  const base = preset.mapping.locale === "de" ? merge(preset.mapping, GERMAN_READS_FRENCH) : preset.mapping;
+  const input = merge(base, { link: { template: "https://shop.example/{{seoName}}-{{id}}.html?utm_source=feed&ref=7" }, ...options.channel });
   const mapping = ChannelMapping.parse(input);
   const offers = options.offersCsv === undefined ? undefined : parseOffers(options.offersCsv, "csv");
   if (offers && offers.errors.length > 0) throw new Error(`offers: ${JSON.stringify(offers.errors)}`);

@@ -10,14 +10,15 @@ import { product } from "../mapping/fixtures.js";
 import type { Row } from "../writers/read-back.js";
 import { runPreset, type PresetRun } from "./harness.js";
 
+// With a PZN each (check digit mod 11), which medizinfuchs requires.
 const OFFERS = [
-  "id,price,sale_price,sale_from,sale_until",
+  "id,price,sale_price,sale_from,sale_until,pzn",
   // Running: 1 November to 31 December 2026, run time 21 November.
-  "SALE1,39.90,29.90,2026-11-01,2026-12-31",
+  "SALE1,39.90,29.90,2026-11-01,2026-12-31,01234562",
   // Running with a start and no end.
-  "OPEN1,46.30,40.26,2026-11-01,",
+  "OPEN1,46.30,40.26,2026-11-01,,12345678",
   // Over: the regular price only.
-  "PAST1,19.99,9.99,2026-01-01,2026-02-01",
+  "PAST1,19.99,9.99,2026-01-01,2026-02-01,04587120",
 ].join("\n");
 
 const PRODUCTS = [product({ id: "SALE1" }), product({ id: "OPEN1" }), product({ id: "PAST1" })];
@@ -58,6 +59,17 @@ const EXPECTED: Record<string, { SALE1: Expect; OPEN1: Expect; PAST1: Expect }> 
     OPEN1: { price: "40,26", price_old: "46,30" },
     PAST1: { price: "19,99", price_old: undefined },
   },
+  // medizinfuchs has no strike-price column: its price is the price paid, written 12,99.
+  medizinfuchs: {
+    SALE1: { preis: "29,90" },
+    OPEN1: { preis: "40,26" },
+    PAST1: { preis: "19,99" },
+  },
+  billiger: {
+    SALE1: { price: "29.90", old_price: "39.90" },
+    OPEN1: { price: "40.26", old_price: "46.30" },
+    PAST1: { price: "19.99", old_price: undefined },
+  },
   "generic-csv": {
     SALE1: { price: "39.90", sale_price: "29.90" },
     OPEN1: { price: "46.30", sale_price: "40.26" },
@@ -66,6 +78,7 @@ const EXPECTED: Record<string, { SALE1: Expect; OPEN1: Expect; PAST1: Expect }> 
 };
 EXPECTED["microsoft"] = EXPECTED["google"]!;
 EXPECTED["meta-xml"] = EXPECTED["google"]!;
+EXPECTED["idealo-de"] = EXPECTED["idealo"]!;
 
 /** A parsed value, or undefined for an absent element and an empty cell. */
 function value(row: Row, field: string): string | undefined {

@@ -70,7 +70,12 @@ export function imageUrls(layout: string, row: Row): string[] {
     case "meta":
       return [s(row["image_link"]), ...s(row["additional_image_link"]).split(",")].filter((u) => u !== "");
     case "idealo":
+    case "idealo-de":
       return s(row["imageUrl"]).split(";");
+    case "billiger":
+      return [s(row["image"]), ...s(row["images"]).split(",")].filter((u) => u !== "");
+    case "medizinfuchs":
+      return [];
     case "kelkoo":
       return [s(row["image-url"])];
     case "beslist":
