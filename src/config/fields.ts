@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import { checkPath, describeUnknown, MAPPING_FIELDS } from "../mapping/field-shapes.js";
+import { DERIVED_FIELDS } from "../mapping/fields.js";
 import type { Rule } from "../mapping/rules.js";
 import type { ChannelMapping } from "../mapping/settings.js";
 import { templateVariables } from "../mapping/template.js";
@@ -22,6 +23,25 @@ function mappingFieldProblem(name: string): string | undefined {
   if (forbidden !== undefined) return `"${name}" reaches the prototype (${forbidden}), not data`;
   const unknown = checkPath(MAPPING_FIELDS, steps, name);
   return unknown === undefined ? undefined : `${describeUnknown(unknown)}; see README "Eligibility and rules" for the names`;
+}
+
+/**
+ * Derived names policy.generalSale may use: it is judged before the item is built, so the names
+ * that need it (title, price, availability, ...) would be empty there. Catalogue paths are fine.
+ */
+const KNOWN_BEFORE_THE_ITEM = new Set(["id", "status", "brandId", "categoryId", "categoryType", "prescription", "medicine", "veterinary", "healthClasses", "mpn", "cip13", "acl13", "packageContent", "locale", "country", "currency"]);
+
+/** The problems of the fields of policy.generalSale (`at`: its path in the file). */
+export function generalSaleFieldProblems(file: string, at: string, rule: Rule): string[] {
+  const lines: string[] = [];
+  for (const [path, field] of ruleFields(rule, at)) {
+    const problem = mappingFieldProblem(field);
+    if (problem !== undefined) lines.push(`${file}: ${path}: ${problem}`);
+    else if (Object.hasOwn(DERIVED_FIELDS, field) && !KNOWN_BEFORE_THE_ITEM.has(field)) {
+      lines.push(`${file}: ${path}: "${field}" is not known yet when the health class is decided (before the item is built); use a catalogue path (atc, catalogCategories.id) or one of ${[...KNOWN_BEFORE_THE_ITEM].join(", ")}`);
+    }
+  }
+  return lines;
 }
 
 function* ruleFields(rule: Rule, path: string): Generator<[string, string]> {
@@ -55,6 +75,7 @@ export function mappingFieldProblems(file: string, mapping: ChannelMapping): str
       if (problem !== undefined) lines.push(`${file}: ${path}: ${problem}`);
     }
   }
+  if (mapping.policy.generalSale !== undefined) lines.push(...generalSaleFieldProblems(file, "policy.generalSale", mapping.policy.generalSale));
   return lines;
 }
 

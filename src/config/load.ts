@@ -20,7 +20,7 @@ import { serveConfigProblems } from "../serve/check.js";
 import { BUILTIN_TEMPLATES, loadLayout } from "../writers/load-layout.js";
 import { WRITERS } from "../writers/registry.js";
 import { substituteEnv } from "./env.js";
-import { layoutFieldProblems, mappingFieldProblems } from "./fields.js";
+import { generalSaleFieldProblems, layoutFieldProblems, mappingFieldProblems } from "./fields.js";
 import { formatIssue } from "../core/issues.js";
 import { readJsonFile } from "../core/json-file.js";
 import type { PolicyProblem } from "../policy/index.js";
@@ -290,7 +290,8 @@ export async function loadConfig(
 
   const policyProblems: PolicyProblem[] = [];
   const policy = await loadPolicyRules(file, base, config.policy, policyProblems);
-  applyPolicy(file, policy, channels, config.shop.certifications, new Map(channels.map((c) => [c, c.mapping.policy.rows])), policyProblems);
+  applyPolicy(file, policy, channels, config.shop.certifications, new Map(channels.map((c) => [c, c.mapping.policy.rows])), policyProblems, config.policy.generalSale);
+  if (config.policy.generalSale !== undefined) problems.lines.push(...generalSaleFieldProblems(file, "policy.generalSale", config.policy.generalSale));
   for (const p of policyProblems) problems.add(p.file, p.path, p.message);
 
   const publicBaseUrl = config.output.publicBaseUrl;

@@ -6,6 +6,7 @@
  */
 import { resolve } from "node:path";
 import { certificationOf, mergeRules, type PolicyProblem, type PolicyRow, type PolicyRule, readPolicyDir, readPolicyFile, rowsToRules, SHIPPED_POLICY_DIR } from "../policy/index.js";
+import type { Rule } from "../mapping/rules.js";
 import type { MainConfig } from "./schema.js";
 import type { LoadedChannel } from "./types.js";
 
@@ -26,6 +27,7 @@ export function applyPolicy(
   certifications: readonly string[],
   ownRows: ReadonlyMap<LoadedChannel, readonly PolicyRow[]>,
   problems: PolicyProblem[],
+  generalSale?: Rule,
 ): void {
   const named = new Set<string>();
   for (const channel of channels) {
@@ -37,6 +39,7 @@ export function applyPolicy(
     }
     channel.mapping.policy.rows = rows.map((r) => ({ ...r }) as (typeof channel.mapping.policy.rows)[number]);
     channel.mapping.policy.certifications = [...certifications];
+    if (generalSale !== undefined && channel.mapping.policy.generalSale === undefined) channel.mapping.policy.generalSale = generalSale;
   }
   certifications.forEach((name, i) => {
     if (channels.length > 0 && !named.has(name)) {

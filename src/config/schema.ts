@@ -9,6 +9,7 @@ import { ChannelMapping } from "../mapping/settings.js";
 import { milliseconds } from "../core/duration.js";
 import { PRESET_NAMES } from "../presets/index.js";
 import { PolicyRow } from "../policy/index.js";
+import { Rule } from "../mapping/rules.js";
 import { NotifySettings } from "../notify/settings.js";
 import { MerchantSettings } from "../merchant/settings.js";
 import { HistorySettings } from "../history/settings.js";
@@ -84,6 +85,8 @@ export const MainConfig = z
         files: z.array(z.string().min(1)).default([]),
         /** Rows written here, over the table and the files. */
         rows: z.array(PolicyRow).default([]),
+        /** OTC medicines this rule matches are general sale, for every channel without its own (docs/policy.md). */
+        generalSale: Rule.optional(),
       })
       .strict()
       .prefault({}),

@@ -34,6 +34,8 @@ export interface CompiledChannel {
   /** The row deciding each health class on this channel and country (src/policy/table.ts). */
   readonly policy: ChannelRules;
   readonly certifications: ReadonlySet<string>;
+  /** policy.generalSale: which OTC medicines are general sale on this channel. */
+  readonly generalSale: Predicate<MapState> | undefined;
   /** Category id -> Google taxonomy id (or undefined), filled as products come. */
   readonly googleMemo: Map<number, string | undefined>;
 }
@@ -62,6 +64,7 @@ export function compileChannel(settings: ChannelMapping, name = "channel"): Comp
       settings.country,
     ),
     certifications: new Set(settings.policy.certifications),
+    generalSale: settings.policy.generalSale === undefined ? undefined : compileRule(settings.policy.generalSale, ruleField),
     googleMemo: new Map(),
   };
 }

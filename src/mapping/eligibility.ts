@@ -6,7 +6,9 @@
  * freely, and a status the service adds later is STATUS_UNKNOWN, not active.
  */
 import type { Product } from "../catalogue/schemas/product.js";
-import { decidePolicy, deniedDetail, type PolicyCarry } from "../policy/index.js";
+import { decidePolicy, deniedDetail, type PolicyCarry, type ProductClass } from "../policy/index.js";
+import type { MappingContext } from "./context.js";
+import type { MapState } from "./fields.js";
 import type { CompiledChannel } from "./compile.js";
 import type { ProductFacts } from "./facts.js";
 import type { Reason } from "./reasons.js";
@@ -18,7 +20,23 @@ export interface Eligibility {
   carry: PolicyCarry | undefined;
 }
 
-export function eligibility(product: Product, facts: ProductFacts, channel: CompiledChannel, clock: Clock): Eligibility {
+/** The product's classes on this channel: an OTC medicine its policy.generalSale rule matches is general sale. */
+function channelClasses(product: Product, facts: ProductFacts, channel: CompiledChannel, context: MappingContext | undefined): readonly ProductClass[] {
+  const rule = channel.generalSale;
+  const at = facts.classes.indexOf("pharmacy-medicine");
+  if (rule === undefined || at < 0 || context === undefined) return facts.classes;
+  // Before the item is built: only what the product and its facts say (no title, price or stock yet).
+  const state: MapState = {
+    product, facts, channel, context, name: undefined, brand: undefined, seoName: undefined, title: undefined,
+    gtin: undefined, priceCents: undefined, salePriceCents: undefined, availability: undefined, productType: undefined,
+  };
+  if (!rule(state)) return facts.classes;
+  const classes = [...facts.classes];
+  classes[at] = "general-sale-medicine";
+  return classes;
+}
+
+export function eligibility(product: Product, facts: ProductFacts, channel: CompiledChannel, clock: Clock, context?: MappingContext): Eligibility {
   const reasons: Reason[] = [];
   if (product.deleted === true) reasons.push({ code: "DELETED" });
   switch (product.status) {
@@ -42,7 +60,7 @@ export function eligibility(product: Product, facts: ProductFacts, channel: Comp
   if (typeof end === "number" && Number.isFinite(end) && clock.reached(end)) {
     reasons.push({ code: "OFFICIALLY_DELETED", detail: new Date(end * 1000).toISOString().slice(0, 10) });
   }
-  const verdict = decidePolicy(product, facts.classes, channel.policy, channel.certifications);
+  const verdict = decidePolicy(product, channelClasses(product, facts, channel, context), channel.policy, channel.certifications);
   if (!verdict.ok) reasons.push({ code: "POLICY_DENIED", detail: deniedDetail(verdict) });
   return { reasons, carry: verdict.ok ? verdict.carry : undefined };
 }

@@ -67,7 +67,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   const useCatalogue = refusal !== undefined && s.offers.whenRefused === "catalogue";
   const facts = useCatalogue ? withoutOffer(shared) : shared;
   const offer = facts.offer;
-  const allowed = eligibility(product, facts, ch, context.clock);
+  const allowed = eligibility(product, facts, ch, context.clock, context);
   const early = allowed.reasons;
   if (context.offers !== undefined && shared.offer === undefined && s.offers.whenMissing === "skip") early.push({ code: "NO_OFFER" });
   if (refusal !== undefined && !useCatalogue) early.push(refusal);

@@ -231,6 +231,13 @@ export const PolicySettings = z
      * two built-in rows (src/policy/defaults.ts).
      */
     rows: z.array(PolicyRuleSetting).default(() => BUILTIN_RULES.map((r) => ({ ...r }))),
+    /**
+     * OTC medicines this rule matches are `general-sale-medicine` instead of `pharmacy-medicine`
+     * (the catalogue does not tell them apart; docs/policy.md). Judged before the item is built:
+     * catalogue paths (`atc`, `catalogCategories.id`) and categoryId, brandId, healthClasses.
+     * The config's policy.generalSale unless the channel has its own.
+     */
+    generalSale: Rule.optional(),
     /** What the shop holds (shop.certifications, filled by the loader): allow-if-certified rows need one. */
     certifications: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/)).default([]),
   })

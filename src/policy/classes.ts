@@ -13,7 +13,7 @@
  *
  * The catalogue does not say whether an OTC medicine is pharmacy-only or general sale (the Dutch
  * UA/UAD/AV, the German apothekenpflichtig/freiverkäuflich): every one is pharmacy-medicine, the
- * stricter; `general-sale-medicine` rows apply to none until the catalogue says so.
+ * stricter; a shop's policy.generalSale rule moves the ones it knows (mapping/eligibility.ts).
  */
 import type { Product } from "../catalogue/schemas/product.js";
 import type { ProductClass } from "./schema.js";
