@@ -59,7 +59,9 @@ interface Setup {
 async function tree(setup: Setup) {
   const table = setup.table ?? { "all.json": TABLE };
   const files: Record<string, unknown> = { ...Object.fromEntries(Object.entries(table).map(([name, content]) => [`policy-table/${name}`, content])), ...setup.files };
-  const main = { ...setup.main, policy: { table: "policy-table", ...(setup.main?.["policy"] as Row | undefined) } };
+  // A shop without certifications unless the test gives one: the e2e shop's are named by the shipped table, not this one.
+  const shop = { name: "Pharmacie Test", url: "https://shop.example" };
+  const main = { shop, ...setup.main, policy: { table: "policy-table", ...(setup.main?.["policy"] as Row | undefined) } };
   return writeConfig({ channels: setup.channels ?? [channel("json-fr")], main, files });
 }
 

@@ -104,6 +104,8 @@ beforeAll(async () => {
       { name: "legacy-nl", preset: "generic-csv", locale: "fr", country: "NL", link, gate: { maxRejectedPercent: 100 }, eligibility: { allowMedicines: false } },
     ],
     main: {
+      // No certification: the test's own table names none (the e2e shop's are the shipped table's).
+      shop: { name: "Pharmacie <Test> & Fils", url: "https://shop.example/?lang=fr&src=feed", description: "Parapharmacie" },
       policy: { table: "policy-table" },
       offers: { file: "offers.csv", maxDropPercent: 100 },
       serve: { status: { user: "${STATUS_USER}", password: "${STATUS_PASSWORD}" } },
