@@ -1,6 +1,6 @@
 /**
- * `pharmafeed policy` as cron and a shop manager run it: a child process (the sources through tsx,
- * test/policy/tsx-cli.ts), exit codes and stdout / stderr read as text or JSON. The config brings
+ * `pharmafeed policy` as cron and a shop manager run it: a child process (the built CLI,
+ * test/e2e/cli.ts), exit codes and stdout / stderr read as text or JSON. The config brings
  * its own table (`policy.table`), so nothing here depends on the shipped rows:
  *
  *   table   * * *                          allow                                   recheck 2027-10-01
@@ -18,7 +18,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PolicyRule } from "../../src/policy/index.js";
 import { removeTemporaries, writeConfig, type E2eConfig } from "../e2e/config.js";
-import { killTsxChildren, runTsxCli } from "./tsx-cli.js";
+import { ensureBuilt, killAll, runCli } from "../e2e/cli.js";
 
 type Row = Record<string, unknown>;
 const row = (channel: string, country: string, klass: string, verdict: string, recheck: string, extra: Row = {}): Row => ({
@@ -47,6 +47,7 @@ const link = { template: "https://shop.example/p/{{id}}" };
 let config: E2eConfig;
 
 beforeAll(async () => {
+  ensureBuilt();
   config = await writeConfig({
     channels: [
       { name: "google-be", preset: "google", locale: "fr", country: "BE", link },
@@ -66,11 +67,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  killTsxChildren();
+  killAll();
   await removeTemporaries();
 });
 
-const policy = (...args: string[]) => runTsxCli(["policy", "--config", config.configFile, ...args]);
+const policy = (...args: string[]) => runCli(["policy", "--config", config.configFile, ...args]);
 
 const keyOf = (r: object) => {
   const { channel, country, class: klass } = r as Record<string, unknown>;

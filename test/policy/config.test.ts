@@ -11,12 +11,11 @@ import { loadConfig } from "../../src/config/load.js";
 import type { LoadedConfig } from "../../src/config/types.js";
 import { isPharmafeedError } from "../../src/errors.js";
 import type { PolicyRule } from "../../src/policy/index.js";
-import { ROOT } from "../e2e/cli.js";
 import { removeTemporaries, writeConfig, type ChannelFileJson } from "../e2e/config.js";
-import { killTsxChildren, runTsxCli } from "./tsx-cli.js";
+import { ensureBuilt, killAll, ROOT, runCli } from "../e2e/cli.js";
 
 afterAll(async () => {
-  killTsxChildren();
+  killAll();
   await removeTemporaries();
 });
 
@@ -211,7 +210,8 @@ describe("one key twice, a file missing, a name nobody asks for", () => {
 
   it("`pharmafeed generate` refuses before any work: exit 3, the file and path on stderr, no output folder", async () => {
     const t = await tree({ main: { policy: { rows: [row({ verified: "2026-02-30" })] } } });
-    const result = await runTsxCli(["generate", "--config", t.configFile], { env: ENV, cwd: ROOT });
+    ensureBuilt();
+    const result = await runCli(["generate", "--config", t.configFile], { env: ENV, cwd: ROOT });
     expect(result.code, result.stderr).toBe(3);
     expect(result.stderr).toContain(`${t.configFile}: policy.rows[0].verified: a date that exists, got "2026-02-30"`);
     expect(existsSync(t.outputDir)).toBe(false);

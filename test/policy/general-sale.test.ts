@@ -4,11 +4,12 @@ import { Product } from "../../src/catalogue/schemas/product.js";
 import { loadConfig } from "../../src/config/load.js";
 import { mapProduct } from "../../src/mapping/map-product.js";
 import { removeTemporaries, writeConfig } from "../e2e/config.js";
+import type { ProductClass } from "../../src/policy/index.js";
 import { channel, context, product } from "../mapping/fixtures.js";
 
 afterAll(removeTemporaries);
 
-const row = (klass: string, verdict: string) => ({
+const row = (klass: ProductClass | "*", verdict: string) => ({
   channel: "generic",
   country: "FR",
   class: klass,

@@ -34,7 +34,7 @@ import { removeTemporaries, writeConfig, type E2eConfig } from "../e2e/config.js
 import { readManifestJson, type ManifestJson } from "../e2e/feeds.js";
 import { catalogueFacts } from "../e2e/oracle.js";
 import { basic, fetchRaw, SECRETS, serve } from "../serve/helpers.js";
-import { killTsxChildren, runTsxCli } from "./tsx-cli.js";
+import { ensureBuilt, killAll, runCli } from "../e2e/cli.js";
 
 const SEED = 11;
 const PRODUCTS = 240;
@@ -86,6 +86,7 @@ const types = (id: string) => ((raw.get(id)?.["catalogCategories"] as { type?: u
 const isOtc = (id: string) => types(id).includes("medicine") && raw.get(id)?.["prescription"] !== true;
 
 beforeAll(async () => {
+  ensureBuilt();
   const facts = catalogueFacts({ seed: SEED, products: PRODUCTS, now: NOW });
   const streamed = new Set(facts.streamIds);
   for (const p of createCatalogue({ seed: SEED, products: PRODUCTS, assetBaseUrl: "http://sandbox.test" }).products()) {
@@ -120,7 +121,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  killTsxChildren();
+  killAll();
   await server?.close(1000);
   await sandbox?.close();
   await removeTemporaries();
@@ -321,7 +322,7 @@ describe("national codes from the offers file", () => {
   });
 
   it("`pharmafeed explain` finds it too (the command line, a child process)", async () => {
-    const results = await Promise.all([`PZN ${PZN}`, PZN].map((query) => runTsxCli(["explain", "--config", tree.configFile, "--json", query], { env: { CATALOGUE_API_KEY_ID: "unused", CATALOGUE_API_KEY_SECRET: "unused" } })));
+    const results = await Promise.all([`PZN ${PZN}`, PZN].map((query) => runCli(["explain", "--config", tree.configFile, "--json", query], { env: { CATALOGUE_API_KEY_ID: "unused", CATALOGUE_API_KEY_SECRET: "unused" } })));
     for (const r of results) {
       expect(r.code, r.stderr).toBe(0);
       const answer = JSON.parse(r.stdout) as ExplainAnswer;
