@@ -2,8 +2,9 @@
  * Whether a product may be sold on a channel at all, before any content work:
  * lifecycle (deleted, status, official deletion date), then the health policy
  * table (src/policy/: the row deciding each of the product's classes on this
- * channel and country). Every applicable reason is returned, lifecycle first. A missing status counts as active: records omit fields
- * freely, and a status the service adds later is STATUS_UNKNOWN, not active.
+ * channel and country). Every applicable reason is returned, lifecycle first.
+ * A missing status counts as active: records omit fields freely, and a status
+ * the service adds later is STATUS_UNKNOWN, not active.
  */
 import type { Product } from "../catalogue/schemas/product.js";
 import { decidePolicy, deniedDetail, type PolicyCarry, type ProductClass } from "../policy/index.js";

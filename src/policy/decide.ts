@@ -15,12 +15,6 @@ export interface PolicyCarry {
 
 export type PolicyVerdict = { ok: true; carry: PolicyCarry | undefined } | { ok: false; rule: PolicyRule; klass: ProductClass; why: string };
 
-/** "google BE pharmacy-medicine: allow-if-certified: google-online-pharmacy-be (https://..., verified 2026-11-29)" */
-export function citeRule(rule: PolicyRule): string {
-  const when = rule.verified === undefined ? rule.from : `verified ${rule.verified}`;
-  return `${rule.channel} ${rule.country} ${rule.class}: ${rule.verdict} (${rule.source}, ${when})`;
-}
-
 /**
  * POLICY_DENIED's detail: the product's class, the row that decided (its key may be wider than the
  * class: "google * *"), its verdict, source and verified date, then why.

@@ -1,9 +1,9 @@
 /** The health policy table: classes of products, rows, which row decides, and the verdict. */
 export { productClasses } from "./classes.js";
-export { decidePolicy, citeRule, deniedDetail, deniedRowKey, type PolicyCarry, type PolicyVerdict } from "./decide.js";
+export { decidePolicy, deniedDetail, deniedRowKey, type PolicyCarry, type PolicyVerdict } from "./decide.js";
 export { BUILTIN_RULES } from "./defaults.js";
 export { legacyRules, type LegacySwitches } from "./legacy.js";
 export { overdueRules } from "./check.js";
 export { channelRules, mergeRules, type ChannelRules } from "./table.js";
-export { PRODUCT_CLASSES, PolicyFile, PolicyLimits, PolicyRow, type PolicyRule, type ProductClass, certificationOf, isDay, ruleKey } from "./schema.js";
+export { PolicyRow, type PolicyRule, type ProductClass, certificationOf, isDay, ruleKey } from "./schema.js";
 export { readPolicyDir, readPolicyFile, rowsToRules, SHIPPED_POLICY_DIR, type PolicyProblem } from "./load.js";

@@ -6,7 +6,7 @@ import { overdueRules } from "./check.js";
 import { certificationOf, PRODUCT_CLASSES, type PolicyLimits, type PolicyRule } from "./schema.js";
 import { channelRules } from "./table.js";
 
-export function limitsText(limits: PolicyLimits | undefined): string {
+function limitsText(limits: PolicyLimits | undefined): string {
   if (limits === undefined) return "";
   const parts: string[] = [];
   if (limits.minAge !== undefined) parts.push(`minAge ${limits.minAge}`);
