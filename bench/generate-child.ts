@@ -47,7 +47,13 @@ async function writeConfig(): Promise<void> {
   }
   const main = {
     source: { baseUrl: url, keyId: "${BENCH_KEY_ID}", keySecret: "${BENCH_KEY_SECRET}", contact: "bench@pharmafeed.example", rateLimit: 1000 },
-    shop: { name: "Bench", url: "https://shop.example" },
+    // Holds what the shipped policy table asks in FR and DE (docs/policy.md), so that OTC medicines are
+    // mapped and written as a certified pharmacy's would be.
+    shop: {
+      name: "Bench",
+      url: "https://shop.example",
+      certifications: ["fr-online-pharmacy", "fr-online-veterinary", "de-mail-order-pharmacy", "google-online-pharmacy-fr", "google-online-pharmacy-de"],
+    },
     output: { dir: "out" },
     channels,
   };
