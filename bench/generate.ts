@@ -1,8 +1,8 @@
 /**
  * Benchmark of the nightly job: 100,000 generated products, every preset in two
- * locales (22 outputs), through the sandbox, beside a baseline measured in the
+ * locales (28 outputs since the German presets; 22 before), through the sandbox, beside a baseline measured in the
  * same run: the same stream read with split and JSON.parse only, and the "simple code" baseline
- * (received, parsed, the same 22 rows written by a plain renderer, hashed, the google ones gzipped:
+ * (received, parsed, the same rows written by a plain renderer, hashed, the google ones gzipped:
  * the least any implementation must do; bench/generate-child.ts).
  *
  *   npx tsx bench/generate.ts [--products 100000] [--runs 3] [--memory 10000,100000,1000000 | none]
@@ -14,9 +14,9 @@
  * wall time from spawn to exit, products and peak RSS from its JSON log.
  *
  *   --workers N          passed to generate (default: its own, one per core up to 4)
- *   --outputs 1,6,22     also time generate with only the first K of the 22 channels (google-fr,
+ *   --outputs 1,6,22     also time generate with only the first K of the channels (google-fr,
  *                        google-nl, google-tsv-fr, ...), each beside the same baseline: what one
- *                        more output costs (default 22 only; --memory runs always use all 22)
+ *                        more output costs (default all of them; --memory runs always use all)
  *   --node-flags "..."   node flags of the generate process only, e.g. "--max-semi-space-size=4"
  *                        (README, Memory); the baseline and the sandbox keep node's defaults
  *   --alloc              also run generate once with --trace-gc-nvp and sum what every isolate (main
@@ -41,7 +41,7 @@ const PRODUCTS = Number(flag("products", "100000"));
 const RUNS = Number(flag("runs", "3"));
 const MEMORY = flag("memory", "10000,100000").split(",").map(Number).filter((n) => n > 0); // "--memory none": no memory runs
 const WORKERS = flag("workers", "");
-const OUTPUTS = flag("outputs", "22").split(",").map(Number);
+const OUTPUTS = flag("outputs", String(PRESET_NAMES.length * 2)).split(",").map(Number);
 const NODE_FLAGS = flag("node-flags", "").split(" ").filter((f) => f !== "");
 const FSYNC_COST = hasFlag("fsync-cost");
 const ALLOC = hasFlag("alloc");
@@ -129,7 +129,7 @@ await withSandbox(PRODUCTS, async (url) => {
   const plain = median(simple.map((s) => s.products / s.seconds));
   const first = gen.get(OUTPUTS[0]!)![0]!;
   const flags = NODE_FLAGS.length > 0 ? `, node ${NODE_FLAGS.join(" ")}` : "";
-  console.log(`generate bench: ${fmt(first.products)} active products of ${fmt(PRODUCTS)} generated, 22 outputs (11 presets x fr, nl), ${first.workers} worker threads${flags}, median of ${RUNS} runs`);
+  console.log(`generate bench: ${fmt(first.products)} active products of ${fmt(PRODUCTS)} generated, ${CHANNELS.length} outputs (${PRESET_NAMES.length} presets x fr, nl), ${first.workers} worker threads${flags}, median of ${RUNS} runs`);
   for (const [k, samples] of gen) {
     const g = median(samples.map((s) => s.products / s.seconds));
     const label = k === CHANNELS.length ? "generate" : `generate, ${k} output${k === 1 ? "" : "s"}`;
@@ -137,7 +137,7 @@ await withSandbox(PRODUCTS, async (url) => {
     console.log(`  ${label.padEnd(20)} ${fmt(g).padStart(8)} products/s   peak RSS ${fmt(median(samples.map((s) => s.rssMb)))} MB   ratio ${(g / b).toFixed(2)}x${ofSimple}`);
   }
   console.log(`  baseline split+parse ${fmt(b).padStart(8)} products/s   peak RSS ${fmt(median(base.map((s) => s.rssMb)))} MB`);
-  console.log(`  simple code, 22 rows ${fmt(plain).padStart(8)} products/s   peak RSS ${fmt(median(simple.map((s) => s.rssMb)))} MB   ratio ${(plain / b).toFixed(2)}x of split+parse`);
+  console.log(`  simple code, ${CHANNELS.length} rows ${fmt(plain).padStart(8)} products/s   peak RSS ${fmt(median(simple.map((s) => s.rssMb)))} MB   ratio ${(plain / b).toFixed(2)}x of split+parse`);
   if (FSYNC_COST) {
     const wall = (samples: Sample[]) => median(samples.map((x) => x.seconds));
     const durable = wall(gen.get(CHANNELS.length) ?? gen.get(OUTPUTS[0]!)!);
@@ -145,9 +145,9 @@ await withSandbox(PRODUCTS, async (url) => {
   }
   if (ALLOC) {
     const traced = await measure("alloc", url);
-    console.log(`  allocated            ${fmt((traced.allocated ?? 0) / traced.products / 1024).padStart(8)} KB per product (${((traced.allocated ?? 0) / 2 ** 30).toFixed(1)} GB in all isolates, one traced run of 22 outputs)`);
+    console.log(`  allocated            ${fmt((traced.allocated ?? 0) / traced.products / 1024).padStart(8)} KB per product (${((traced.allocated ?? 0) / 2 ** 30).toFixed(1)} GB in all isolates, one traced run of ${CHANNELS.length} outputs)`);
   }
-  console.log(`  goals                22 outputs >= 0.5x of simple code; 1 output >= 0.45x of split+parse; < 60 KB allocated per product; peak RSS < 200 MB`);
+  console.log(`  goals                ${CHANNELS.length} outputs >= 0.5x of simple code; 1 output >= 0.45x of split+parse; < 60 KB allocated per product; peak RSS < 200 MB`);
   if (OUTPUTS.length > 1) {
     // Wall time per product against the number of outputs: a straight line's slope is what one output costs.
     const points = [...gen].map(([k, samples]) => [k, 1e6 / median(samples.map((s) => s.products / s.seconds))] as const);
