@@ -75,3 +75,13 @@ export async function retrying<T>(attempt: () => Promise<T>, options: RetryingOp
     }
   }
 }
+
+/**
+ * undici's own timers for a server that says nothing (headersTimeout, bodyTimeout). Where a
+ * request also has an abort timer of the same length, either may fire first: both mean "no answer
+ * within" that time, and are said so.
+ */
+export function isSilenceTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT";
+}

@@ -10,6 +10,7 @@
 import { createSign } from "node:crypto";
 import { inspect } from "node:util";
 import { request } from "undici";
+import { isSilenceTimeout } from "../core/retry.js";
 import { PharmafeedError } from "../errors.js";
 import { readCapped } from "./body.js";
 import type { ServiceAccountKey } from "./key.js";
@@ -84,7 +85,7 @@ export class TokenSource {
     } catch (cause) {
       if (cause instanceof PharmafeedError) throw cause;
       if (caller?.aborted) throw abortedBy(caller, cause);
-      const why = signal.aborted ? `no answer within ${secondsText(this.timeoutMs)}` : (cause as Error).message;
+      const why = signal.aborted || isSilenceTimeout(cause) ? `no answer within ${secondsText(this.timeoutMs)}` : (cause as Error).message;
       throw new PharmafeedError("MERCHANT_HTTP", `token endpoint ${this.#key.token_uri} unreachable: ${why}`, { cause });
     }
     let json: { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown } = {};

@@ -10,7 +10,7 @@
  */
 import { inspect } from "node:util";
 import { Pool } from "undici";
-import { backoffDelay, parseRetryAfter, retrying } from "../core/retry.js";
+import { backoffDelay, isSilenceTimeout, parseRetryAfter, retrying } from "../core/retry.js";
 import type { RetryPolicy } from "../core/retry.js";
 import { PharmafeedError } from "../errors.js";
 import { VERSION } from "../version.js";
@@ -172,7 +172,7 @@ export class MerchantHttp {
       if (error instanceof PharmafeedError || error instanceof Unanswered) throw error;
       if (options.signal?.aborted) throw abortedBy(options.signal, error);
       // The request's own timeout (a silent server): a network failure like any other, retried within the run's cap.
-      const silent = signal?.aborted === true;
+      const silent = signal?.aborted === true || isSilenceTimeout(error);
       throw new Unanswered(0, silent ? `no answer within ${secondsText(this.limits.requestTimeoutMs)}` : (error as Error).message, undefined, silent);
     }
   }
