@@ -7,7 +7,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { PharmafeedError } from "../errors.js";
-import { isDay, legacyRules, mergeRules, overdueRules, type PolicyRule, ruleKey } from "../policy/index.js";
+import { isDay, overdueRules, type PolicyRule, ruleKey, rulesInEffect } from "../policy/index.js";
 import { decisionsText, rowsFor, rowsText } from "../policy/print.js";
 
 export interface PolicyArgs {
@@ -54,7 +54,7 @@ export const policyCommand: CommandModule<object, PolicyArgs> = {
       throw new PharmafeedError("USAGE", `--channel: "${args.channel}" is neither a channel of the config (${config.channelNames.join(", ")}) nor a marketplace of the table (${[...marketplaces].sort().join(", ")})`);
     }
     // A channel of the config has its own rows in effect: its policy.rows, and rows of its eligibility.allow* switches.
-    const inEffect = (c: (typeof config.channels)[number]) => mergeRules(c.mapping.policy.rows, legacyRules(c.mapping.eligibility, c.mapping.policy.channel, c.mapping.country));
+    const inEffect = ({ mapping: m }: (typeof config.channels)[number]) => rulesInEffect(m.policy.rows, m.eligibility, m.policy.channel, m.country);
     const rules: readonly PolicyRule[] = own === undefined ? config.policy : inEffect(own);
     // --check of the whole config: every channel's own rows too (the status page warns of those).
     const checked = own === undefined && args.check ? uniqueRules([...config.policy, ...config.channels.flatMap(inEffect)]) : rules;

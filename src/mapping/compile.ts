@@ -3,7 +3,7 @@
  * into closures, photo rendition order computed. mapProduct accepts either a
  * compiled channel or the settings object (compiled on first use and cached).
  */
-import { channelRules, type ChannelRules, legacyRules, mergeRules } from "../policy/index.js";
+import { channelRules, type ChannelRules, rulesInEffect } from "../policy/index.js";
 import { ruleField, templateField, type MapState } from "./fields.js";
 import { localeChain } from "./locale.js";
 import { compileImages, type ImagePlan } from "./photos.js";
@@ -59,7 +59,7 @@ export function compileChannel(settings: ChannelMapping, name = "channel"): Comp
     exclude: eligibility.exclude.map((rule, i) => ({ name: rule.name ?? `exclude[${i}]`, test: compileRule(rule, ruleField) })),
     images: compileImages(settings.images, chain),
     policy: channelRules(
-      mergeRules(settings.policy.rows, legacyRules(eligibility, settings.policy.channel, settings.country)),
+      rulesInEffect(settings.policy.rows, eligibility, settings.policy.channel, settings.country),
       settings.policy.channel,
       settings.country,
     ),

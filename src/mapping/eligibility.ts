@@ -9,7 +9,7 @@
 import type { Product } from "../catalogue/schemas/product.js";
 import { decidePolicy, deniedDetail, type PolicyCarry, type ProductClass } from "../policy/index.js";
 import type { MappingContext } from "./context.js";
-import type { MapState } from "./fields.js";
+import { startState } from "./fields.js";
 import type { CompiledChannel } from "./compile.js";
 import type { ProductFacts } from "./facts.js";
 import type { Reason } from "./reasons.js";
@@ -27,11 +27,7 @@ function channelClasses(product: Product, facts: ProductFacts, channel: Compiled
   const at = facts.classes.indexOf("pharmacy-medicine");
   if (rule === undefined || at < 0 || context === undefined) return facts.classes;
   // Before the item is built: only what the product and its facts say (no title, price or stock yet).
-  const state: MapState = {
-    product, facts, channel, context, name: undefined, brand: undefined, seoName: undefined, title: undefined,
-    gtin: undefined, priceCents: undefined, salePriceCents: undefined, availability: undefined, productType: undefined,
-  };
-  if (!rule(state)) return facts.classes;
+  if (!rule(startState(product, facts, channel, context, undefined))) return facts.classes;
   const classes = [...facts.classes];
   classes[at] = "general-sale-medicine";
   return classes;

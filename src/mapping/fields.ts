@@ -34,6 +34,14 @@ export interface MapState {
   productType: string | undefined;
 }
 
+/** A product's state before its item is built: names, prices and the category path come later. */
+export function startState(product: Product, facts: ProductFacts, channel: CompiledChannel, context: MappingContext, availability: Availability | undefined): MapState {
+  return {
+    product, facts, channel, context, name: undefined, brand: undefined, seoName: undefined, title: undefined,
+    gtin: undefined, priceCents: undefined, salePriceCents: undefined, availability, productType: undefined,
+  };
+}
+
 export const DERIVED_FIELDS: Record<string, Getter<MapState>> = {
   id: (s) => s.product.id,
   status: (s) => s.product.status ?? "active",

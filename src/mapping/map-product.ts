@@ -25,7 +25,7 @@ import type { MappingContext } from "./context.js";
 import { eligibility } from "./eligibility.js";
 import type { FeedItem } from "./feed-item.js";
 import { productFacts } from "./facts.js";
-import type { MapState } from "./fields.js";
+import { startState } from "./fields.js";
 import { channelIdentifiers } from "./identifiers.js";
 import { leafletUrl } from "./leaflet.js";
 import { localesWithText, resolveAnyLocale, resolveLocalized } from "./locale.js";
@@ -82,10 +82,7 @@ function map(product: Product, ch: CompiledChannel, context: MappingContext): Ma
   const problems: Reason[] = [];
   // Counted first: a product written for another language is not for this feed, whatever else it lacks.
   const language: Reason[] = [];
-  const state: MapState = {
-    product, facts, channel: ch, context, name: undefined, brand: undefined, seoName: undefined, title: undefined,
-    gtin: undefined, priceCents: undefined, salePriceCents: undefined, availability, productType: undefined,
-  };
+  const state = startState(product, facts, ch, context, availability);
 
   // Brand names are the same in every language: any locale will do.
   for (const raw of facts.brandNames) {

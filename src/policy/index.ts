@@ -2,7 +2,7 @@
 export { productClasses } from "./classes.js";
 export { decidePolicy, deniedDetail, deniedRowKey, type PolicyCarry, type PolicyVerdict } from "./decide.js";
 export { BUILTIN_RULES } from "./defaults.js";
-export { legacyRules, type LegacySwitches } from "./legacy.js";
+export { type LegacySwitches, rulesInEffect } from "./legacy.js";
 export { overdueRules } from "./check.js";
 export { channelRules, mergeRules, type ChannelRules } from "./table.js";
 export { PolicyRow, type PolicyRule, type ProductClass, certificationOf, isDay, ruleKey } from "./schema.js";

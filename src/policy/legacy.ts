@@ -4,6 +4,7 @@
  * explain cites the setting instead of a source.
  */
 import type { PolicyRule, ProductClass } from "./schema.js";
+import { mergeRules } from "./table.js";
 
 export interface LegacySwitches {
   allowPrescription?: boolean | undefined;
@@ -30,4 +31,13 @@ export function legacyRules(switches: LegacySwitches, channel: string, country: 
   if (switches.allowPrescription !== undefined) rules.push(row("prescription-medicine", switches.allowPrescription, "allowPrescription"));
   if (switches.allowVeterinary !== undefined) rules.push(row("veterinary", switches.allowVeterinary, "allowVeterinary"));
   return rules;
+}
+
+/**
+ * The rows a channel's products are judged by: its rows (the table's with the config's and its own
+ * over them), then the rows of its legacy switches. Mapping, `pharmafeed policy` and the status
+ * page all read them so.
+ */
+export function rulesInEffect(rows: readonly PolicyRule[], switches: LegacySwitches, channel: string, country: string): PolicyRule[] {
+  return mergeRules(rows, legacyRules(switches, channel, country));
 }

@@ -5,7 +5,7 @@
  * exclusion or warnings report, or the offers file's refused rows, as downloads) and
  * `/status/changes/<channel>` (what changed since the previous version, from the feed history).
  */
-import { legacyRules, mergeRules, overdueRules, type PolicyRule, ruleKey } from "../../policy/index.js";
+import { overdueRules, type PolicyRule, ruleKey, rulesInEffect } from "../../policy/index.js";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import type { ChannelMapping } from "../../mapping/settings.js";
@@ -65,7 +65,7 @@ function policyOf(ctx: StatusContext, now: Date): { policy: Map<string, Map<stri
   const today = now.toISOString().slice(0, 10);
   for (const [name, mapping] of ctx.mappings) {
     // The rows the run used: the channel's, and those of its eligibility.allow* switches (src/policy/legacy.ts).
-    const rows = mergeRules(mapping.policy.rows, legacyRules(mapping.eligibility, mapping.policy.channel, mapping.country));
+    const rows = rulesInEffect(mapping.policy.rows, mapping.eligibility, mapping.policy.channel, mapping.country);
     policy.set(name, new Map(rows.map((r) => [ruleKey(r), r])));
     for (const r of overdueRules(rows, today)) due.set(`${ruleKey(r)} ${r.from}`, r);
   }
