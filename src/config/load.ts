@@ -5,31 +5,28 @@
  * locales, layouts that load and compile, the source filter, credentials).
  * Every problem of every file is collected; one CONFIG_INVALID lists them all.
  */
-import { access } from "node:fs/promises";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import type { z } from "zod";
 import { ProductFilter, ProductSorting } from "../catalogue/query/product-filter.js";
 import { resolveSourceOptions, type SourceOptions } from "../catalogue/options.js";
 import { PharmafeedError } from "../errors.js";
 import { ChannelMapping, type ChannelMappingInput } from "../mapping/settings.js";
 import { offerColumnsProblems } from "../mapping/offers-columns.js";
 import { temporaryPath } from "../core/atomic-file.js";
+import { type Env, exists, isPlainObject, merge, parseFile, Problems, refused } from "./parse.js";
+import { type ChannelEntry, readShopFiles, selectShops, shopFiles, type ShopSpec } from "./shops.js";
 import { PRESETS } from "../presets/index.js";
 import { imageConfigProblems } from "../images/check.js";
 import { serveConfigProblems } from "../serve/check.js";
 import { BUILTIN_TEMPLATES, loadLayout } from "../writers/load-layout.js";
 import { WRITERS } from "../writers/registry.js";
-import { substituteEnv } from "./env.js";
 import { generalSaleFieldProblems, layoutFieldProblems, mappingFieldProblems } from "./fields.js";
-import { formatIssue } from "../core/issues.js";
-import { readJsonFile } from "../core/json-file.js";
 import type { PolicyProblem } from "../policy/index.js";
 import { policyChannelOf } from "../presets/policy-channels.js";
 import { applyPolicy, loadPolicyRules } from "./policy.js";
 import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
 import type { LoadedChannel, LoadedConfig } from "./types.js";
 import { merchantChannel } from "../merchant/channel.js";
-import { type DestinationConfig, plainSecretPaths, SECRET_FIELDS } from "../destinations/settings.js";
+import { type DestinationConfig, SECRET_FIELDS } from "../destinations/settings.js";
 import { REPORTS_DIR, RESERVED_OUTPUT_NAMES } from "../core/layout.js";
 
 /** What the run itself keeps in the output directory. */
@@ -46,91 +43,6 @@ function longestWrittenName(file: string): number {
 
 /** Locales the catalogue serves (BE: nl, fr, en, de; FR: fr, en; AU: en). */
 export const KNOWN_LOCALES = ["fr", "nl", "en", "de"] as const;
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-/** One entry per problem: a multi-line one (a Handlebars parse error) stays one entry, indented. */
-class Problems {
-  readonly lines: string[] = [];
-  add(file: string, path: string, message: string): void {
-    this.lines.push(`${file}: ${path}: ${message}`);
-  }
-  /** `under` is where `input` sits in the file, e.g. ["source", "filter"]. */
-  addIssues(file: string, issues: readonly z.core.$ZodIssue[], input: unknown, under: string[] = []): void {
-    const whole = under.reduceRight<unknown>((inner, key) => ({ [key]: inner }), input);
-    for (const issue of issues) this.lines.push(`${file}: ${formatIssue({ ...issue, path: [...under, ...issue.path] }, whole)}`);
-  }
-  fromError(error: unknown): void {
-    if (!(error instanceof PharmafeedError && error.code === "CONFIG_INVALID")) throw error;
-    const [first = "", ...rest] = error.message.split("\n").filter((l) => l.trim() !== "");
-    // "<file> is invalid (N problems):" heads N lines, one problem each (formatIssues).
-    if (/ is invalid \(\d+ problems?\):$/.test(first)) this.lines.push(...rest.map((l) => l.trim()));
-    else this.lines.push([first, ...rest.map((l) => `  ${l}`)].join("\n  "));
-  }
-}
-
-/**
- * Reads a file, substitutes ${ENV} references and validates it. `data` is
- * undefined when it has problems; `raw` still lets later passes look further.
- */
-async function parseFile<T>(
-  file: string,
-  schema: z.ZodType<T>,
-  env: Env,
-  problems: Problems,
-  /** Unset variables tolerated at these paths (validate --no-credentials). */
-  tolerate: readonly (string | RegExp)[] = [],
-  /** Top-level sections left out (and said in `skipped`) when they hold unset variables: a command that does not use them. */
-  optional: readonly string[] = [],
-): Promise<{ raw: Record<string, unknown>; data?: T; skipped?: string[] }> {
-  let json: unknown;
-  try {
-    json = await readJsonFile(file);
-  } catch (error) {
-    problems.fromError(error);
-    return { raw: {} };
-  }
-  for (const path of plainSecretPaths(json)) problems.add(file, path, `written in the file as it is: put it in an environment variable and write "\${VARIABLE}" here (credentials come only from the environment)`);
-  const substituted = substituteEnv(json, env);
-  const raw = isPlainObject(substituted.value) ? substituted.value : {};
-  const skipped: string[] = [];
-  const inSection = (path: string, section: string) => path === section || path.startsWith(`${section}.`) || path.startsWith(`${section}[`);
-  const dropped = optional.filter((section) => substituted.problems.some((p) => inSection(p.path, section)));
-  for (const section of dropped) {
-    if (isPlainObject(substituted.value)) delete substituted.value[section];
-    const unset = substituted.problems.filter((p) => inSection(p.path, section)).map((p) => p.message);
-    skipped.push(`${section}: not checked (${unset.join("; ")}); generate and serve need it`);
-  }
-  const envProblems = substituted.problems.filter(
-    (p) => !tolerate.some((t) => (typeof t === "string" ? t === p.path : t.test(p.path))) && !dropped.some((section) => inSection(p.path, section)),
-  );
-  for (const p of envProblems) problems.add(file, p.path, p.message);
-  const parsed = schema.safeParse(substituted.value);
-  if (!parsed.success) {
-    problems.addIssues(file, parsed.error.issues, substituted.value);
-    return { raw };
-  }
-  return envProblems.length > 0 ? { raw } : { raw, data: parsed.data, ...(skipped.length > 0 ? { skipped } : {}) };
-}
-
-/** Deep merge for plain objects; arrays and scalars of `over` replace those of `base`. */
-function merge(base: unknown, over: unknown): unknown {
-  if (!isPlainObject(base) || !isPlainObject(over)) return over === undefined ? base : over;
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) out[key] = merge(base[key], value);
-  return out;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
-}
 
 /** On the raw file, so that an unknown locale is reported even beside other problems. */
 function checkLocales(file: string, raw: Record<string, unknown>, problems: Problems): void {
@@ -150,8 +62,9 @@ const CHANNEL_MERCHANT_SECRETS = ["merchant.credentials"];
 const MAIN_SERVE_SECRETS = ["serve.status.user", "serve.status.password"];
 const DESTINATION_SECRET_PATH = new RegExp(`^destinations\\[\\d+\\]\\.(${SECRET_FIELDS.join("|")})$`);
 
-async function loadChannel(file: string, env: Env, problems: Problems, tolerate: readonly (string | RegExp)[], destinations: DestinationConfig[]): Promise<LoadedChannel | undefined> {
-  const { raw, data } = await parseFile(file, ChannelFile, env, problems, [...tolerate, ...CHANNEL_MERCHANT_SECRETS]);
+async function loadChannel(entry: ChannelEntry, env: Env, problems: Problems, tolerate: readonly (string | RegExp)[], destinations: DestinationConfig[]): Promise<LoadedChannel | undefined> {
+  const { file } = entry;
+  const { raw, data } = await parseFile(file, ChannelFile, env, problems, [...tolerate, ...CHANNEL_MERCHANT_SECRETS], [], entry.over);
   checkLocales(file, raw, problems);
   if (!data) return undefined;
   const preset = PRESETS[data.preset]!;
@@ -204,38 +117,54 @@ async function loadChannel(file: string, env: Env, problems: Problems, tolerate:
   };
 }
 
-function refused(file: string, problems: Problems): PharmafeedError {
-  const count = problems.lines.length;
-  return new PharmafeedError("CONFIG_INVALID", `configuration refused (${count} problem${count === 1 ? "" : "s"}):\n  ${problems.lines.join("\n  ")}`, {
-    context: { file },
-  });
+
+export interface LoadOptions {
+  env?: Env;
+  /** --channel: keep the named channels. */
+  only?: readonly string[];
+  /** false: `validate` runs where the secrets are not present. */
+  checkCredentials?: boolean;
+  /** true: the secrets of `pharmafeed serve` (feed access, status pages) are required and checked. */
+  serve?: boolean;
+  /** push: the destinations' secrets are required, the catalogue's are not (with checkCredentials false). */
+  push?: boolean;
+  /** false: the notify section's unset variables are no error (the section is then left out; validate, explain). */
+  notify?: boolean;
+  /** --shop: the shop of a config with `shops` that a one-shop command works on. */
+  shop?: string;
+}
+
+/** What every file of one load shares: the environment, the problems, the secrets tolerated. */
+interface LoadScope {
+  env: Env;
+  options: LoadOptions;
+  problems: Problems;
+  destinationSecrets: RegExp[];
+}
+
+function scopeOf(options: LoadOptions): LoadScope {
+  const destinationSecrets = options.checkCredentials === false && options.push !== true ? [DESTINATION_SECRET_PATH] : [];
+  return { env: options.env ?? process.env, options, problems: new Problems(), destinationSecrets };
+}
+
+/** The main file, parsed: its data when it has no problem, its raw object either way. */
+async function parseMain(file: string, scope: LoadScope): Promise<{ raw: Record<string, unknown>; data?: MainConfig; skipped?: string[] }> {
+  const { options } = scope;
+  const credentialPaths = [...(options.checkCredentials === false ? ["source.baseUrl", "source.keyId", "source.keySecret", "source.contact"] : []), ...scope.destinationSecrets];
+  const serveSecrets = options.serve === true ? [] : MAIN_SERVE_SECRETS;
+  return parseFile(file, MainConfig, scope.env, scope.problems, [...credentialPaths, ...serveSecrets], options.notify === false ? ["notify"] : []);
 }
 
 /**
- * `only` keeps the named channels (--channel); `checkCredentials` false lets
- * `validate` run where the secrets are not present; `serve` true requires and
- * checks the secrets of `pharmafeed serve` (feed access, status page).
+ * Every channel file of a shop, then the main file's and the shop's settings resolved and
+ * cross-checked. Problems go to scope.problems; returns undefined when there are any.
  */
-export async function loadConfig(
-  configFile: string,
-  /** push: the destinations' secrets are required, the catalogue's are not (with checkCredentials false). */
-  /** notify false: the notify section's unset variables are no error (the section is then left out; validate, explain). */
-  options: { env?: Env; only?: readonly string[]; checkCredentials?: boolean; serve?: boolean; push?: boolean; notify?: boolean } = {},
-): Promise<LoadedConfig> {
-  const env = options.env ?? process.env;
-  const file = resolve(configFile);
-  const base = dirname(file);
-  const problems = new Problems();
-  // Destination secrets (destinations[i].password ...) are needed by generate and push only.
-  const destinationSecrets = options.checkCredentials === false && options.push !== true ? [DESTINATION_SECRET_PATH] : [];
-  const credentialPaths = [...(options.checkCredentials === false ? ["source.baseUrl", "source.keyId", "source.keySecret", "source.contact"] : []), ...destinationSecrets];
-  const serveSecrets = options.serve === true ? [] : MAIN_SERVE_SECRETS;
-  const main = await parseFile(file, MainConfig, env, problems, [...credentialPaths, ...serveSecrets], options.notify === false ? ["notify"] : []);
-  // A broken main file still has its channel files and filter checked, so one run shows every problem.
-  const rawChannels = Array.isArray(main.raw["channels"]) ? main.raw["channels"].filter((c): c is string => typeof c === "string") : [];
-  const rawSource = isPlainObject(main.raw["source"]) ? main.raw["source"] : {};
-  const channelFiles = (main.data?.channels ?? rawChannels).map((c) => resolve(base, c));
-  const channels = (await Promise.all(channelFiles.map((f) => loadChannel(f, env, problems, [...(options.serve === true ? [] : CHANNEL_SERVE_SECRETS), ...destinationSecrets], main.data?.destinations ?? [])))).filter((c): c is LoadedChannel => c !== undefined);
+async function resolveShop(file: string, main: { raw: Record<string, unknown>; data?: MainConfig; skipped?: string[] }, spec: ShopSpec, scope: LoadScope): Promise<LoadedConfig | undefined> {
+  const { env, options, problems } = scope;
+  const before = problems.lines.length;
+  const channelTolerate = [...(options.serve === true ? [] : CHANNEL_SERVE_SECRETS), ...scope.destinationSecrets];
+  const channels = (await Promise.all(spec.channels.map((entry) => loadChannel(entry, env, problems, channelTolerate, spec.destinations ?? [])))).filter((c): c is LoadedChannel => c !== undefined);
+  const where = spec.file ?? file;
 
   // Every name a channel writes (the feed, its .gz twin) must be its own and not one of the run's.
   const seen = new Map<string, string>();
@@ -257,11 +186,12 @@ export async function loadConfig(
     }
   }
   for (const name of options.only ?? []) {
-    if (!channels.some((c) => c.name === name) && channelFiles.length === channels.length) {
-      problems.add(file, "channels", `no channel named "${name}" (--channel); known: ${channels.map((c) => c.name).join(", ")}`);
+    if (!channels.some((c) => c.name === name) && spec.channels.length === channels.length) {
+      problems.add(where, "channels", `no channel named "${name}" (--channel); known: ${channels.map((c) => c.name).join(", ")}`);
     }
   }
 
+  const rawSource = isPlainObject(main.raw["source"]) ? main.raw["source"] : {};
   const query = { filter: rawSource["filter"] ?? { status: "active" }, sorting: rawSource["sorting"] ?? { id: "ASC" } };
   const filter = ProductFilter.safeParse(query.filter);
   if (!filter.success) problems.addIssues(file, filter.error.issues, query.filter, ["source", "filter"]);
@@ -269,12 +199,14 @@ export async function loadConfig(
   if (!sorting.success) problems.addIssues(file, sorting.error.issues, query.sorting, ["source", "sorting"]);
 
   const config = main.data;
-  if (!config) throw refused(file, problems);
+  if (!config) return undefined;
 
-  const offersFile = config.offers ? resolve(base, config.offers.file) : undefined;
-  if (offersFile && !(await exists(offersFile))) problems.add(file, "offers.file", `no such file ${offersFile}`);
-  const offersFormat = config.offers?.format ?? (offersFile && extname(offersFile).toLowerCase() === ".json" ? "json" : "csv");
-  for (const p of config.offers ? offerColumnsProblems(config.offers) : []) problems.add(file, p.path, p.message);
+  const offersOf = spec.offers;
+  const offersFile = offersOf ? resolve(offersOf.base, offersOf.config.file) : undefined;
+  const offersWhere = offersOf && spec.file && offersOf.base === dirname(spec.file) ? spec.file : file;
+  if (offersFile && !(await exists(offersFile))) problems.add(offersWhere, "offers.file", `no such file ${offersFile}`);
+  const offersFormat = offersOf?.config.format ?? (offersFile && extname(offersFile).toLowerCase() === ".json" ? "json" : "csv");
+  for (const p of offersOf ? offerColumnsProblems(offersOf.config) : []) problems.add(offersWhere, p.path, p.message);
 
   let source: SourceOptions | undefined;
   if (options.checkCredentials !== false) {
@@ -289,44 +221,141 @@ export async function loadConfig(
   }
 
   const policyProblems: PolicyProblem[] = [];
-  const policy = await loadPolicyRules(file, base, config.policy, policyProblems);
-  applyPolicy(file, policy, channels, config.shop.certifications, new Map(channels.map((c) => [c, c.mapping.policy.rows])), policyProblems, config.policy.generalSale);
+  const policy = await loadPolicyRules(file, dirname(file), config.policy, policyProblems);
+  applyPolicy(where, policy, channels, spec.shop.certifications, new Map(channels.map((c) => [c, c.mapping.policy.rows])), policyProblems, config.policy.generalSale);
   if (config.policy.generalSale !== undefined) problems.lines.push(...generalSaleFieldProblems(file, "policy.generalSale", config.policy.generalSale));
   for (const p of policyProblems) problems.add(p.file, p.path, p.message);
 
-  const publicBaseUrl = config.output.publicBaseUrl;
-  problems.lines.push(...imageConfigProblems({ channels, publicBaseUrl }));
-  if (options.serve === true) problems.lines.push(...serveConfigProblems({ file, serve: config.serve, channels }));
-
-  if (problems.lines.length > 0) throw refused(file, problems);
+  const serve = { ...config.serve, status: spec.status };
+  problems.lines.push(...imageConfigProblems({ channels, publicBaseUrl: spec.publicBaseUrl }));
+  if (options.serve === true) problems.lines.push(...serveConfigProblems({ file: where, serve, channels }));
+  if (problems.lines.length > before) return undefined;
 
   return {
     file,
+    ...(spec.id !== undefined ? { shopId: spec.id, shopFile: spec.file } : {}),
+    ...(spec.language ? { language: spec.language } : {}),
     source,
     priceUnit: config.source.priceUnit,
     query: { filter: config.source.filter, sorting: config.source.sorting },
     sync: config.source.sync,
-    shop: config.shop,
+    shop: spec.shop,
     policy,
-    outputDir: resolve(base, config.output.dir),
-    publicBaseUrl: config.output.publicBaseUrl,
+    outputDir: spec.outputDir,
+    publicBaseUrl: spec.publicBaseUrl,
     offers:
-      offersFile && config.offers
+      offersFile && offersOf
         ? {
             file: offersFile,
             format: offersFormat,
-            columns: config.offers.columns,
-            ignoreColumns: config.offers.ignoreColumns,
-            minAcceptedPercent: config.offers.minAcceptedPercent,
-            maxDropPercent: config.offers.maxDropPercent,
+            columns: offersOf.config.columns,
+            ignoreColumns: offersOf.config.ignoreColumns,
+            minAcceptedPercent: offersOf.config.minAcceptedPercent,
+            maxDropPercent: offersOf.config.maxDropPercent,
           }
         : undefined,
     channels: options.only && options.only.length > 0 ? channels.filter((c) => options.only!.includes(c.name)) : channels,
     channelNames: channels.map((c) => c.name),
-    serve: config.serve,
-    notify: config.notify,
+    serve,
+    notify: spec.notify,
     history: config.history,
     lock: config.lock,
     ...(main.skipped ? { skipped: main.skipped } : {}),
   };
+}
+
+/** The main file's own shop: what a config without `shops` always was. */
+function ownShop(file: string, main: { raw: Record<string, unknown>; data?: MainConfig }): ShopSpec {
+  const base = dirname(file);
+  const rawChannels = Array.isArray(main.raw["channels"]) ? main.raw["channels"].filter((c): c is string => typeof c === "string") : [];
+  const data = main.data;
+  return {
+    shop: data?.shop ?? { name: "", url: "", description: "", certifications: [] },
+    // A broken main file still has its channel files checked, so one run shows every problem.
+    channels: (data?.channels ?? rawChannels).map((c) => ({ file: resolve(base, c) })),
+    offers: data?.offers ? { config: data.offers, base } : undefined,
+    outputDir: resolve(base, data?.output.dir ?? "output"),
+    publicBaseUrl: data?.output.publicBaseUrl,
+    destinations: data?.destinations,
+    status: data?.serve.status,
+    notify: data?.notify,
+  };
+}
+
+/** A config's shops, those refused by their own files apart: one shop's broken file never stops the others. */
+export interface LoadedShops {
+  /** Absolute path of the main file. */
+  file: string;
+  /** Every shop the main file names (selected or not), in its order. */
+  names: string[];
+  /** Where the shops' folders are (the main file's output.dir); a config without shops: its output. */
+  outputDir: string;
+  /** True when the main file names `shops`. */
+  many: boolean;
+  shops: LoadedConfig[];
+  /** Shops whose own file (or channel files) were refused: CONFIG_INVALID each. */
+  refused: { name: string; file: string; error: PharmafeedError }[];
+}
+
+export interface ShopSelection {
+  /** Names or globs (`--shops`, `--shop`); none: every shop. */
+  names?: readonly string[];
+  /** `--shard i/n`: the shops whose name's digest falls on shard i (config/shops.ts shardOf). */
+  shard?: { index: number; count: number };
+}
+
+/**
+ * A config's shops (docs/shops.md). The main file's problems refuse everything (thrown); a shop
+ * file's only that shop (in `refused`), unless `strict` (validate: every problem is one error).
+ */
+export async function loadShops(configFile: string, options: LoadOptions & { select?: ShopSelection; strict?: boolean } = {}): Promise<LoadedShops> {
+  const file = resolve(configFile);
+  const scope = scopeOf(options);
+  const main = await parseMain(file, scope);
+  const listed = main.data?.shops ?? (typeof main.raw["shops"] === "string" || Array.isArray(main.raw["shops"]) ? (main.raw["shops"] as string | string[]) : undefined);
+  if (listed === undefined) {
+    const one = await resolveShop(file, main, ownShop(file, main), scope);
+    if (!one) throw refused(file, scope.problems);
+    return { file, names: [], outputDir: one.outputDir, many: false, shops: [one], refused: [] };
+  }
+  const files = await shopFiles(file, listed, scope.problems);
+  if (!main.data || scope.problems.lines.length > 0) throw refused(file, scope.problems);
+  const shopScope = {
+    env: scope.env,
+    tolerate: [...(options.serve === true ? [] : MAIN_SERVE_SECRETS), ...scope.destinationSecrets],
+    optional: options.notify === false ? ["notify"] : [],
+  };
+  const entries = await readShopFiles(file, main.data, files, shopScope, scope.problems);
+  const names = entries.map((e) => e.name);
+  if (scope.problems.lines.length > 0) throw refused(file, scope.problems);
+  const chosen = selectShops(file, names, options.select);
+  const result: LoadedShops = { file, names, outputDir: resolve(dirname(file), main.data.output.dir), many: true, shops: [], refused: [] };
+  for (const entry of entries) {
+    if (!chosen.has(entry.name)) continue;
+    const problems = new Problems();
+    problems.lines.push(...entry.problems);
+    const loaded = entry.spec && problems.lines.length === 0 ? await resolveShop(file, main, entry.spec, { ...scope, problems }) : undefined;
+    if (loaded && problems.lines.length === 0) result.shops.push(loaded);
+    else result.refused.push({ name: entry.name, file: entry.file, error: refused(entry.file, problems) });
+  }
+  if (options.strict === true && result.refused.length > 0) {
+    const all = new Problems();
+    for (const r of result.refused) all.fromError(r.error);
+    throw refused(file, all);
+  }
+  return result;
+}
+
+/**
+ * One shop's config: a config without `shops`, or the shop `--shop` names. A config of many
+ * shops without --shop is refused with their names (a one-shop command must be told which).
+ */
+export async function loadConfig(configFile: string, options: LoadOptions = {}): Promise<LoadedConfig> {
+  const loaded = await loadShops(configFile, { ...options, strict: true, ...(options.shop !== undefined ? { select: { names: [options.shop] } } : {}) });
+  if (!loaded.many) {
+    if (options.shop !== undefined) throw new PharmafeedError("CONFIG_INVALID", `--shop ${options.shop}: ${loaded.file} names no shops (it is one shop: leave --shop out)`, { context: { file: loaded.file } });
+    return loaded.shops[0]!;
+  }
+  if (loaded.shops.length === 1 && options.shop !== undefined) return loaded.shops[0]!;
+  throw new PharmafeedError("CONFIG_INVALID", `${loaded.file} holds ${loaded.names.length} shops: name one with --shop (${loaded.names.join(", ")})`, { context: { file: loaded.file } });
 }

@@ -60,6 +60,9 @@ export const SourceConfig = z
   })
   .strict();
 
+/** HTTP Basic credentials of a status page (environment references; checked by `serve`). */
+export const StatusCredentials = z.object({ user: z.string(), password: z.string() }).strict();
+
 export const MainConfig = z
   .object({
     source: SourceConfig,
@@ -119,8 +122,13 @@ export const MainConfig = z
       })
       .strict()
       .optional(),
-    /** Channel files, relative to this file. */
-    channels: z.array(z.string().min(1)).min(1),
+    /** Channel files, relative to this file; with `shops`, the channels of every shop that names none of its own. */
+    channels: z.array(z.string().min(1)).min(1).optional(),
+    /**
+     * Many shops from one catalogue read (docs/shops.md): shop files (relative to this file), or a folder
+     * of them (every `*.json` in it). Without it the config is one shop, as it always was.
+     */
+    shops: z.union([z.array(z.string().min(1)).min(1), z.string().min(1)]).optional(),
     /** `pharmafeed serve`: where it listens, the status page's credentials, its log lines. */
     serve: z
       .object({
@@ -131,7 +139,7 @@ export const MainConfig = z
          * HTTP Basic credentials of the status page at `/`; without them the page is not
          * served. Environment references ("${PHARMAFEED_STATUS_PASSWORD}"); checked by `serve`.
          */
-        status: z.object({ user: z.string(), password: z.string() }).strict().optional(),
+        status: StatusCredentials.optional(),
         /** Access log lines on stderr: `time level message k=v` or one JSON object per line. */
         logFormat: z.enum(["plain", "json"]).default("plain"),
         /** On SIGTERM, how long downloads in progress may take to finish before they are cut. */
@@ -161,8 +169,12 @@ export const MainConfig = z
     /** Where every channel's published files are pushed, unless its own file lists its own (docs/destinations.md). */
     destinations: Destinations.optional(),
   })
-  .strict();
+  .strict()
+  .refine((config) => config.channels !== undefined || config.shops !== undefined, { path: ["channels"], message: "a list of channel files is needed (or `shops`: the shop files, each with its channels)" });
 export type MainConfig = z.infer<typeof MainConfig>;
+
+/** A shop's key: its output folder (output/<name>/), its path under `serve` (/<name>/feeds/...), `--shop <name>`. */
+export const ShopName = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "lower-case letters, digits and dashes, at most 63");
 
 /**
  * Who may fetch a channel's feed from `pharmafeed serve`: anyone, HTTP Basic

@@ -40,6 +40,12 @@ export interface LoadedChannel {
 export interface LoadedConfig {
   /** Absolute path of the main file. */
   file: string;
+  /** The shop's key when the main file names `shops` (docs/shops.md): its folder under output.dir, its path under serve. */
+  shopId?: string;
+  /** The shop's own file. */
+  shopFile?: string;
+  /** The shop's language (its alerts, its status page by default). */
+  language?: "en" | "fr" | "nl";
   /** Undefined only when loaded without credentials (validate --no-credentials). */
   source: SourceOptions | undefined;
   priceUnit: "cents" | "euro";
