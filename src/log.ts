@@ -55,3 +55,13 @@ export function createLogger(options: { format?: LogFormat; write?: (line: strin
 
 /** A logger that keeps nothing (tests, library use). */
 export const silentLogger: Logger = { format: "plain", info: () => {}, warn: () => {}, error: () => {} };
+
+/** Every line of `logger` with these fields first (a shop's lines in a run of many shops: `shop=<name>`). */
+export function withFields(logger: Logger, fields: LogFields): Logger {
+  return {
+    format: logger.format,
+    info: (m, f) => logger.info(m, { ...fields, ...f }),
+    warn: (m, f) => logger.warn(m, { ...fields, ...f }),
+    error: (m, f) => logger.error(m, { ...fields, ...f }),
+  };
+}

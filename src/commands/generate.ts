@@ -17,6 +17,7 @@ import { readFallback } from "../runwatch/fallback.js";
 import { beginWatch, type DiedRun } from "../runwatch/watch.js";
 import { alertCannotStart, alertDied, alertRecovered } from "../runwatch/alerts.js";
 import { withInterrupts } from "./interrupts.js";
+import { generateShops } from "./_generate-shops.js";
 
 /** The summary's first line when the last run died without finishing. */
 export function diedLine(died: DiedRun): string {
@@ -34,6 +35,12 @@ export interface GenerateArgs {
   source?: "full" | "delta" | "snapshot";
   reuse: boolean;
   "log-format": LogFormat;
+  /** A config with shops: only these (names or globs). */
+  shops?: string[];
+  /** A config with shops: the shops of shard i of n. */
+  shard?: string;
+  /** A config with shops: read the catalogue into the shared snapshot, map no shop. */
+  "catalogue-only"?: boolean;
 }
 
 export function generateOptions<T>(yargs: Argv<T>) {
@@ -56,7 +63,10 @@ export function generateOptions<T>(yargs: Argv<T>) {
     )
     .option("source", { choices: ["full", "delta", "snapshot"] as const, describe: "full: the whole catalogue; delta: changes since the snapshot; snapshot: no catalogue request (default: the config's source.sync.default)" })
     .option("reuse", { type: "boolean", default: true, describe: "a refresh copies the rows of products that cannot have changed from the last run's files (--no-reuse: map every product)" })
-    .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" });
+    .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" })
+    .option("shops", { type: "string", array: true, describe: "a config with shops: only these shops (names or globs, repeatable; docs/shops.md)" })
+    .option("shard", { type: "string", requiresArg: true, describe: "a config with shops: the shops of shard i of n, e.g. 2/4 (a shop stays on its shard; docs/shops.md)" })
+    .option("catalogue-only", { type: "boolean", describe: "a config with shops: read the catalogue into the shared snapshot and map no shop (the shards then run --source snapshot)" });
 }
 
 /** Prints the summary and turns channel outcomes into the run's error (and exit code). */
@@ -113,6 +123,10 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
     // The run record (src/runwatch/): written before the config is read, so that a run that cannot
     // start, or dies without a word, is still seen by serve, the next run and the alerts.
     const fallback = await readFallback(args.config, args.output);
+    if (fallback.many) return generateShops(args, logger, fallback);
+    for (const flag of ["shops", "shard", "catalogue-only"] as const) {
+      if (args[flag] !== undefined) throw new PharmafeedError("USAGE", `--${flag}: ${fallback.configFile} names no shops (docs/shops.md)`);
+    }
     const watch = dryRun ? undefined : await beginWatch({ outputDir: fallback.outputDir, ...(fallback.lockStaleAfterMs ? { staleAfterMs: fallback.lockStaleAfterMs } : {}), logger });
     let config;
     try {

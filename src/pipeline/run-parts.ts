@@ -87,3 +87,38 @@ export class RunParts {
     return this.imageSink ? [...this.sinks, this.imageSink] : this.sinks;
   }
 }
+
+/**
+ * The snapshot of a run of many shops (docs/shops.md): theirs together. Each shop's parts get a
+ * view whose commit renames it into place once (the first shop published; its problems said in
+ * every shop's manifest); a shop that fails aborts only itself. settle() aborts the snapshot
+ * when no shop committed it (the source failed, or every shop did).
+ */
+export class SharedSnapshot {
+  private sink: StateSink | undefined;
+  private committed: Promise<PartOutcome["problems"]> | undefined;
+
+  constructor(private readonly logger: Logger) {}
+
+  use(source: RunSource): void {
+    this.sink = snapshotSink(source);
+  }
+
+  view(): StateSink {
+    return {
+      name: "snapshot",
+      commit: async (run) => (this.sink ? await (this.committed ??= this.sink.commit(run)) : []),
+      abort: async () => {},
+    };
+  }
+
+  /** A run that maps no shop (--catalogue-only): the snapshot is all it makes. */
+  async commit(): Promise<PartOutcome["problems"]> {
+    return this.sink ? await (this.committed ??= this.sink.commit(undefined as never)) : [];
+  }
+
+  async settle(): Promise<void> {
+    if (this.committed || !this.sink) return;
+    await this.sink.abort().catch((error: unknown) => this.logger.warn("snapshot not cleared", { error: (error as Error).message }));
+  }
+}

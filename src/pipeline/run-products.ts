@@ -15,17 +15,16 @@ import { StateLogSink } from "../explain/state-sink.js";
 import type { ImageRunOptionsInput } from "../images/options.js";
 import { ImagePipeline } from "../images/pipeline.js";
 import type { Logger } from "../log.js";
-import type { MappingContext } from "../mapping/context.js";
 import type { Manifest } from "../publish/manifest.js";
 import { createProgress } from "../progress.js";
 import { planReuse, ReuseSource } from "../rowcache/reuse.js";
 import { RunSource, type SourceMode } from "../snapshot/run-source.js";
 import { ChannelRun } from "./channel-run.js";
 import { feedMeta } from "./feed-meta.js";
-import { loadContext } from "./load-context.js";
+import { loadContext, type ReferenceLists } from "./load-context.js";
 import type { LoadedOffers } from "./offers-file.js";
 import type { RunParts } from "./run-parts.js";
-import { dispatch } from "./shard/dispatch.js";
+import { dispatch, type Target } from "./shard/dispatch.js";
 import { logRetry } from "./source-log.js";
 import { defaultWorkers, type Machine, MAIN_THREAD_MB, PLANNED_SHARE, thisMachine } from "./workers.js";
 
@@ -35,16 +34,16 @@ import { defaultWorkers, type Machine, MAIN_THREAD_MB, PLANNED_SHARE, thisMachin
  */
 export const SHARD_MIN_PRODUCTS = 5000;
 
+/** What the shops of a run share: the catalogue read and how it is mapped. */
 export interface ProductsInput {
+  /** The source's settings (source, query, sync, priceUnit: the main file's, the same in every shop). */
   config: LoadedConfig;
   client: CatalogueClient;
   logger: Logger;
-  outputDir: string;
-  /** Where feeds and reports are written (output/preview/ on a dry run). */
-  writeDir: string;
+  /** Where the snapshot lives: the output directory (one shop), or the main output directory (many). */
+  sourceDir: string;
   started: Date;
   dryRun: boolean;
-  offers: LoadedOffers | undefined;
   source: SourceMode;
   reuse: boolean;
   workers: number | undefined;
@@ -52,6 +51,18 @@ export interface ProductsInput {
   images: ImageRunOptionsInput | undefined;
   tty: boolean;
   signal: AbortSignal | undefined;
+  /** Takes the source's snapshot sink (run.ts: the shop's parts, or a sink every shop shares). */
+  useSource(source: RunSource): void;
+}
+
+/** One shop of the run: its settings, where its files go, its offers, and the parts it opened. */
+export interface ShopProducts {
+  config: LoadedConfig;
+  outputDir: string;
+  /** Where feeds and reports are written (output/preview/ on a dry run). */
+  writeDir: string;
+  offers: LoadedOffers | undefined;
+  parts: RunParts;
 }
 
 /** What the manifest says of the source. */
@@ -82,20 +93,17 @@ function sourceEvents(logger: Logger, rejectedByCode: Record<string, number>): E
   };
 }
 
-/** Opens the run's parts (images, source, channels, kept state) into `parts`, then maps every product. */
-export async function mapProducts(input: ProductsInput, parts: RunParts): Promise<SourceFigures> {
-  const { config, client, logger, outputDir, started, dryRun } = input;
+/** A shop's channels, mapping context and explain index, opened into its parts (a failure reaches everything to abort). */
+async function openShop(input: ProductsInput, shop: ShopProducts, known: ReferenceLists | undefined, userAgent: string): Promise<{ target: Target; state: StateLogSink; reference: ReferenceLists }> {
+  const { logger, started, dryRun } = input;
+  const { config, outputDir, parts } = shop;
   const signal = input.signal ? { signal: input.signal } : {};
   if (config.channels.some((c) => c.mapping.images.process)) {
-    const images = await ImagePipeline.open({ outputDir, publicBaseUrl: config.publicBaseUrl as string, userAgent: client.userAgent, now: started, dryRun, ...(input.images ? { options: input.images } : {}), ...signal });
+    const images = await ImagePipeline.open({ outputDir, publicBaseUrl: config.publicBaseUrl as string, userAgent, now: started, dryRun, ...(input.images ? { options: input.images } : {}), ...signal });
     parts.useImages(images, logger);
   }
-  const rejectedByCode: Record<string, number> = {};
-  const onEvent = sourceEvents(logger, rejectedByCode);
-  const source = RunSource.plan({ client, config, outputDir, requested: input.source, now: started, dryRun, onEvent, warn: (m, f) => logger.warn(m, f), ...signal });
-  parts.useSource(source);
-  const { context, reference } = await loadContext(client, config, started, input.offers?.parsed.offers, source.reference);
-  const runs = config.channels.map((channel) => new ChannelRun(channel, input.writeDir, feedMeta(config, channel, started), parts.images));
+  const { context, reference } = await loadContext(input.client, config, started, shop.offers?.parsed.offers, known);
+  const runs = config.channels.map((channel) => new ChannelRun(channel, shop.writeDir, feedMeta(config, channel, started), parts.images));
   parts.runs.push(...runs);
   const state = await StateLogSink.open({ outputDir, channels: runs.length, context, logger, dryRun });
   parts.sinks.push(state);
@@ -105,26 +113,48 @@ export async function mapProducts(input: ProductsInput, parts: RunParts): Promis
     const sheets = await parts.history.record(outputDir, runs.map((r) => ({ name: r.channel.name, locale: r.channel.mapping.locale })));
     if (sheets) state.explain.observe(sheets);
   }
+  return { target: { runs, context, explain: state.explain }, state, reference };
+}
 
-  const stream = await source.open(reference);
+/**
+ * Opens the run's parts (source, then per shop images, channels, kept state) into each shop's
+ * parts, then maps every product: one catalogue read, each line parsed once for every shop.
+ */
+export async function mapProducts(input: ProductsInput, shops: readonly ShopProducts[]): Promise<SourceFigures> {
+  const { client, logger, started, dryRun } = input;
+  const signal = input.signal ? { signal: input.signal } : {};
+  const rejectedByCode: Record<string, number> = {};
+  const onEvent = sourceEvents(logger, rejectedByCode);
+  const source = RunSource.plan({ client, config: input.config, outputDir: input.sourceDir, requested: input.source, now: started, dryRun, onEvent, warn: (m, f) => logger.warn(m, f), ...signal });
+  input.useSource(source);
+  // The reference lists: read once (or from the snapshot), whatever the number of shops.
+  let reference: ReferenceLists | undefined = source.reference;
+  const opened: Awaited<ReturnType<typeof openShop>>[] = [];
+  for (const shop of shops) {
+    const one = await openShop(input, shop, reference, client.userAgent);
+    reference = one.reference;
+    opened.push(one);
+  }
+  const stream = await source.open(reference ?? (await loadContext(client, input.config, started, undefined)).reference);
   // The snapshot whose line numbers the state log gives: known once the source is open (finish() closes it).
-  state.record = { runs, context, generation: source.generation };
+  for (const { target, state } of opened) state.record = { runs: target.runs, context: target.context, generation: source.generation };
   const { delta, reuse: _, ...used } = source.report;
   logger.info("source", { ...used, ...delta });
   const progress = createProgress({ label: "generate", tty: input.tty, logger });
   let received = 0;
   const reject = (rejection: Rejection) => {
-    state.reject(rejection);
+    for (const { state } of opened) state.reject(rejection);
     stream.reject(rejection);
   };
   const streamStarted = performance.now();
-  const workers = await mapAll({ input, parts: { runs, context, source, state }, stream, reject, onProducts: (count) => progress.update((received = count), stream.total) });
+  const workers = await mapAll({ input, shops, opened, source, stream, reject, onProducts: (count) => progress.update((received = count), stream.total) });
   progress.done();
   await source.finish(stream.total);
   const seconds = (performance.now() - streamStarted) / 1000;
   // For the nightly log: how fast, on how many threads, and the process's memory high-water mark so far.
   logger.info("products mapped", {
     products: received,
+    ...(shops.length === 1 ? {} : { shops: shops.length }),
     seconds: Math.round(seconds * 10) / 10,
     perSecond: Math.round(received / Math.max(seconds, 1e-3)),
     workers,
@@ -142,25 +172,31 @@ export async function mapProducts(input: ProductsInput, parts: RunParts): Promis
 type Stream = Awaited<ReturnType<RunSource["open"]>>;
 
 /**
- * Every product into every channel: a refresh gives the last run's products, each to copy or to
- * map again (rowcache/reuse.ts); any other run, the source's lines. Returns the worker count.
+ * Every product into every channel of every shop: a refresh of one shop gives the last run's
+ * products, each to copy or to map again (rowcache/reuse.ts); any other run, the source's lines.
+ * Returns the worker count.
  */
 async function mapAll(a: {
   input: ProductsInput;
-  parts: { runs: ChannelRun[]; context: MappingContext; source: RunSource; state: StateLogSink };
+  shops: readonly ShopProducts[];
+  opened: readonly { target: Target; state: StateLogSink }[];
+  source: RunSource;
   stream: Stream;
   reject: (rejection: Rejection) => void;
   onProducts: (count: number) => void;
 }): Promise<number> {
-  const { input, stream, reject, onProducts } = a;
-  const { runs, context, source, state } = a.parts;
-  const explain = state.explain;
+  const { input, stream, reject, onProducts, source, opened } = a;
+  const one = opened.length === 1 ? opened[0]! : undefined;
+  const explain = one?.state.explain;
   let received = 0;
   const plan =
-    !input.reuse ? { reason: "--no-reuse" } : !explain ? { reason: "a dry run, or a run whose explain index could not be started, maps every product" } : await planReuse({ outputDir: input.outputDir, runs, context, base: source.reuseBase });
-  const reuse = "reader" in plan ? new ReuseSource({ reader: plan.reader, base: source.reuseBase!, outputDir: input.outputDir, runs, context, explain, reject }) : undefined;
+    !input.reuse ? { reason: "--no-reuse" }
+    : !one ? { reason: "a run of many shops maps every product (docs/shops.md)" }
+    : !explain ? { reason: "a dry run, or a run whose explain index could not be started, maps every product" }
+    : await planReuse({ outputDir: a.shops[0]!.outputDir, runs: one.target.runs, context: one.target.context, base: source.reuseBase });
+  const reuse = "reader" in plan && one && explain ? new ReuseSource({ reader: plan.reader, base: source.reuseBase!, outputDir: a.shops[0]!.outputDir, runs: one.target.runs, context: one.target.context, explain, reject }) : undefined;
   try {
-    const workers = await dispatch(reuse ?? { lines: () => stream.lines(), reject }, runs, context, {
+    const workers = await dispatch(reuse ?? { lines: () => stream.lines(), reject }, opened.map((o) => o.target), {
       // A refresh copies in this thread, which bounds it; on two cores, worker threads mapping its other
       // products made it slower and heavier (78,041 products, 10 % of the offers changed: 17.2-19.8 s
       // at 375-441 MB against 15.6 s at 234 MB, bench/refresh.ts, issue 25).
@@ -168,7 +204,6 @@ async function mapAll(a: {
       // Workers asked for explicitly are used whatever the catalogue's size.
       minProducts: input.shardMinProducts ?? (input.workers === undefined ? SHARD_MIN_PRODUCTS : 0),
       onProducts: (count) => onProducts((received = count)),
-      ...(explain ? { explain } : {}),
     });
     source.report.reuse = reuse ? reuse.finish() : { reused: 0, mapped: received, reason: "reason" in plan ? plan.reason : "" };
     return workers;

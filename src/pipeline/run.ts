@@ -25,7 +25,7 @@ import { PharmafeedError } from "../errors.js";
 import { checkImageConfig } from "../images/check.js";
 import type { ImageRunOptionsInput } from "../images/options.js";
 import type { ImageStats } from "../images/pipeline.js";
-import type { Logger } from "../log.js";
+import { type Logger, withFields } from "../log.js";
 import { settleUnlocked } from "../merchant/late-manifest.js";
 import { merchantHook } from "../merchant/run-hook.js";
 import type { Manifest } from "../publish/manifest.js";
@@ -34,10 +34,12 @@ import { preparePreview } from "../publish/preview.js";
 import type { SourceMode } from "../snapshot/run-source.js";
 import { recordFailedRun } from "./failed-run.js";
 import { lockOutput, prepareOutput } from "./run-output.js";
+import type { Lock } from "../publish/lock.js";
+import type { LoadedOffers } from "./offers-file.js";
 import { type OffersRefusedFigures, readRunOffers } from "./run-offers.js";
 import { FeedHistory } from "../history/sink.js";
-import { RunParts } from "./run-parts.js";
-import { mapProducts } from "./run-products.js";
+import { RunParts, SharedSnapshot } from "./run-parts.js";
+import { mapProducts, type ShopProducts, type SourceFigures } from "./run-products.js";
 import { publishLocally } from "./run-publish.js";
 import { retryLogger } from "./source-log.js";
 
@@ -79,65 +81,182 @@ export interface GenerateResult {
   images?: ImageStats;
 }
 
+/** A run of many shops (docs/shops.md): their configs, and where the shared snapshot lives. */
+export interface ShopsOptions extends Omit<GenerateOptions, "config" | "outputDir"> {
+  shops: readonly LoadedConfig[];
+  /** The main file's output directory: the snapshot every shop is mapped from, and the shops' folders. */
+  sourceDir: string;
+  /** The main file's source settings, when no shop is run (--catalogue-only). */
+  mainConfig?: LoadedConfig;
+}
+
+/** What one shop's run came to: its result, or the error that stopped it (the other shops went on). */
+export type ShopOutcome = { config: LoadedConfig; result: GenerateResult; error?: undefined } | { config: LoadedConfig; result?: undefined; error: unknown };
+
 export async function runGenerate(options: GenerateOptions): Promise<GenerateResult> {
-  const { config, logger } = options;
-  if (!config.source) throw new PharmafeedError("CONFIG_INVALID", "no catalogue source credentials were resolved");
-  checkImageConfig(config);
-  const outputDir = options.outputDir ?? config.outputDir;
+  const config = options.outputDir ? { ...options.config, outputDir: options.outputDir } : options.config;
+  const [outcome] = await runShops({ ...options, shops: [config], sourceDir: config.outputDir });
+  if (outcome!.error !== undefined) throw outcome!.error;
+  return outcome!.result!;
+}
+
+/** A shop's run before the products: locked, its output prepared, its offers read (or refused). */
+interface ShopRun {
+  config: LoadedConfig;
+  /** The run's log, with `shop=<name>` on every line when the run has many shops. */
+  logger: Logger;
+  outputDir: string;
+  previewDir: string | undefined;
+  lock: Lock;
+  parts: RunParts;
+  previous: Manifest | undefined;
+  products?: ShopProducts;
+  offers?: LoadedOffers | undefined;
+  offersRefused?: OffersRefusedFigures;
+  settled?: PublishedRun;
+  result?: GenerateResult;
+  error?: unknown;
+}
+
+/**
+ * Every shop's run around one catalogue read. A failure of the source fails every shop; a
+ * shop's own failure (its lock, its offers file, its publish) fails that shop only.
+ */
+export async function runShops(options: ShopsOptions): Promise<ShopOutcome[]> {
+  const { logger } = options;
+  const main = options.shops[0] ?? options.mainConfig;
+  if (!main?.source) throw new PharmafeedError("CONFIG_INVALID", "no catalogue source credentials were resolved");
+  for (const config of options.shops) checkImageConfig(config);
   const started = options.now ?? new Date();
   const dryRun = options.dryRun ?? false;
-  const force = options.force ?? false;
+  const single = options.shops.length === 1 && options.shops[0]!.outputDir === options.sourceDir;
   const signal = options.signal ? { signal: options.signal } : {};
-  const lock = await lockOutput({ outputDir, config, startedAt: started, dryRun, logger });
-  const client = createCatalogueClient(config.source, { onEvent: retryLogger(logger) });
-  const parts = new RunParts();
-  parts.useHistory(new FeedHistory(config.history, logger));
-  let offersRefused: OffersRefusedFigures | undefined;
-  let result: GenerateResult;
-  let settled: PublishedRun;
-  let sourceUsed: "full" | "delta" | "snapshot";
-  try {
-    const previous = await prepareOutput(outputDir, logger);
-    // A dry run writes its feeds and reports into output/preview/ instead (see publish/preview.ts).
-    const previewDir = dryRun ? await preparePreview(outputDir) : undefined;
-    const writeDir = previewDir ?? outputDir;
-    // Before any request: a refused offers file stops the run with the live feeds untouched.
-    const offers = await readRunOffers({ config, outputDir, previous, reportDir: writeDir, force, logger, onRefused: (figures) => (offersRefused = figures) });
-    const figures = await mapProducts(
-      {
-        config, client, logger, outputDir, writeDir, started, dryRun, offers,
-        source: options.source ?? config.sync.default,
-        reuse: options.reuse ?? true,
-        workers: options.workers,
-        shardMinProducts: options.shardMinProducts,
-        images: options.images,
-        tty: options.tty ?? false,
-        signal: options.signal,
-      },
-      parts,
-    );
-    const images = parts.images?.stats;
-    const published = await publishLocally({
-      config, logger, outputDir, previewDir, started, force, previous, figures, images,
-      history: parts.history,
-      retire: new Set(options.retire ?? []),
-      runs: parts.runs,
-      offers: offers ? { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount, rows: offers.parsed.rows, rowsAccepted: offers.parsed.rowsAccepted } : undefined,
-    });
-    // After the local publish, which never waits on a remote server.
-    const manifest = await parts.settle({ outputDir, manifest: published.manifest, entries: published.entries, dryRun }, [destinationsHook(config, logger, options.signal)], !previewDir);
-    result = { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images } : {}) };
-    settled = { outputDir, manifest, entries: published.entries, dryRun };
-    sourceUsed = figures.sync.used;
-  } catch (error) {
-    await parts.abort();
-    if (!dryRun) await recordFailedRun({ outputDir, config, startedAt: started, error, interrupted: options.signal?.aborted === true, logger, ...(offersRefused ? { offersRefused } : {}) });
+  const outcomes = new Map<LoadedConfig, ShopRun | { error: unknown }>();
+  const opened: ShopRun[] = [];
+  for (const config of options.shops) {
+    try {
+      opened.push(await openShop(config, options, started, single ? logger : withFields(logger, { shop: config.shopId }), (run) => outcomes.set(config, run)));
+    } catch (error) {
+      if (single) throw error;
+      outcomes.set(config, { error });
+      logger.error("shop not run", { shop: config.shopId, error: (error as Error).message });
+    }
+  }
+  // Many shops: the snapshot is theirs together; one shop's run commits it as before.
+  const shared = single ? undefined : new SharedSnapshot(logger);
+  // Two runs writing the shared snapshot at once would race; shards reading it (--source snapshot) run side by side.
+  const rootLock = single || (options.source ?? main.sync.default) === "snapshot" ? undefined : await lockOutput({ outputDir: options.sourceDir, config: main, startedAt: started, dryRun: true, logger }).catch((error: unknown) => {
+    void Promise.all(opened.map((run) => run.lock.release()));
     throw error;
+  });
+  const client = createCatalogueClient(main.source, { onEvent: retryLogger(logger) });
+  let sourceUsed: "full" | "delta" | "snapshot" | undefined;
+  try {
+    const live = opened.filter((run) => run.products !== undefined);
+    let figures: SourceFigures | undefined;
+    if (live.length > 0 || options.shops.length === 0) {
+      try {
+        figures = await mapProducts(
+          {
+            config: main, client, logger, started, dryRun,
+            sourceDir: options.sourceDir,
+            source: options.source ?? main.sync.default,
+            reuse: options.reuse ?? true,
+            workers: options.workers,
+            shardMinProducts: options.shardMinProducts,
+            images: options.images,
+            tty: options.tty ?? false,
+            signal: options.signal,
+            useSource: (source) => (shared ? shared.use(source) : live[0]!.parts.useSource(source)),
+          },
+          live.map((run) => run.products!),
+        );
+        sourceUsed = figures.sync.used;
+        if (options.shops.length === 0) for (const problem of (await shared?.commit()) ?? []) logger.warn("snapshot", { reason: problem.reason });
+      } catch (error) {
+        if (options.shops.length === 0) throw error;
+        for (const run of live) run.error = error;
+      }
+    }
+    for (const run of live) {
+      if (run.error === undefined) {
+        try {
+          await publishShop(run, figures!, options, started, shared);
+          continue;
+        } catch (error) {
+          run.error = error;
+        }
+      }
+      await failShop(run, options, started);
+    }
+    await shared?.settle();
   } finally {
     await client.close().catch(() => {});
-    await lock.release();
+    await Promise.all(opened.map((run) => run.lock.release()));
+    await rootLock?.release();
   }
-  // Google after the output lock is released: however long it takes, it holds neither the feeds nor the next run.
-  if (!dryRun) result.manifest = await settleUnlocked(settled, merchantHook({ config, logger, sourceUsed, now: started, ...signal }), logger, config.lock?.staleAfterMs);
-  return result;
+  // Google after the output locks are released: however long it takes, it holds neither the feeds nor the next run.
+  for (const run of opened) {
+    if (run.error !== undefined || dryRun || !run.result || !run.settled || !sourceUsed) continue;
+    run.result.manifest = await settleUnlocked(run.settled, merchantHook({ config: run.config, logger: run.logger, sourceUsed, now: started, ...signal }), run.logger, run.config.lock?.staleAfterMs);
+  }
+  return options.shops.map((config) => {
+    const run = outcomes.get(config)!;
+    if ("lock" in run && run.error === undefined && run.result) return { config, result: run.result };
+    return { config, error: run.error ?? new PharmafeedError("INTERNAL", "the shop's run did not finish") };
+  });
+}
+
+/** Locks the shop's output, clears what dead runs left, reads its offers; a refused offers file fails the shop here. */
+async function openShop(config: LoadedConfig, options: ShopsOptions, started: Date, logger: Logger, record: (run: ShopRun) => void): Promise<ShopRun> {
+  const outputDir = config.outputDir;
+  const dryRun = options.dryRun ?? false;
+  const lock = await lockOutput({ outputDir, config, startedAt: started, dryRun, logger });
+  const parts = new RunParts();
+  parts.useHistory(new FeedHistory(config.history, logger));
+  const run: ShopRun = { config, logger, outputDir, lock, parts, previous: undefined, previewDir: undefined };
+  record(run);
+  try {
+    run.previous = await prepareOutput(outputDir, logger);
+    // A dry run writes its feeds and reports into output/preview/ instead (see publish/preview.ts).
+    run.previewDir = dryRun ? await preparePreview(outputDir) : undefined;
+    const writeDir = run.previewDir ?? outputDir;
+    // Before any request: a refused offers file stops the shop's run with its live feeds untouched.
+    run.offers = await readRunOffers({ config, outputDir, previous: run.previous, reportDir: writeDir, force: options.force ?? false, logger, onRefused: (figures) => (run.offersRefused = figures) });
+    run.products = { config, outputDir, writeDir, offers: run.offers, parts };
+  } catch (error) {
+    run.error = error;
+    await failShop(run, options, started);
+    if (options.shops.length === 1) {
+      await lock.release();
+      throw error;
+    }
+  }
+  return run;
+}
+
+/** The shop's local publish, then its sinks and hooks (destinations). */
+async function publishShop(run: ShopRun, figures: SourceFigures, options: ShopsOptions, started: Date, shared: SharedSnapshot | undefined): Promise<void> {
+  const { config, outputDir, previewDir, parts, offers, logger } = run;
+  if (shared) parts.sinks.push(shared.view());
+  const images = parts.images?.stats;
+  const published = await publishLocally({
+    config, logger, outputDir, previewDir, started, force: options.force ?? false, previous: run.previous, figures, images,
+    history: parts.history,
+    retire: new Set(options.retire ?? []),
+    runs: parts.runs,
+    offers: offers ? { file: offers.file, accepted: offers.parsed.offers.size, refused: offers.parsed.errorCount, rows: offers.parsed.rows, rowsAccepted: offers.parsed.rowsAccepted } : undefined,
+  });
+  const dryRun = options.dryRun ?? false;
+  // After the local publish, which never waits on a remote server.
+  const manifest = await parts.settle({ outputDir, manifest: published.manifest, entries: published.entries, dryRun }, [destinationsHook(config, logger, options.signal)], !previewDir);
+  run.result = { manifest, outputDir, ...(previewDir ? { previewDir } : {}), ...(images ? { images } : {}) };
+  run.settled = { outputDir, manifest, entries: published.entries, dryRun };
+}
+
+/** Everything the shop opened, stopped; its failed run recorded (its live feeds stay). */
+async function failShop(run: ShopRun, options: ShopsOptions, started: Date): Promise<void> {
+  await run.parts.abort();
+  if (options.dryRun) return;
+  await recordFailedRun({ outputDir: run.outputDir, config: run.config, startedAt: started, error: run.error, interrupted: options.signal?.aborted === true, logger: run.logger, ...(run.offersRefused ? { offersRefused: run.offersRefused } : {}) });
 }

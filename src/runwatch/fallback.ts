@@ -18,6 +18,8 @@ export interface Fallback {
   notify: NotifySettings | undefined;
   /** lock.staleAfterMs when written as a number (else the default applies). */
   lockStaleAfterMs: number | undefined;
+  /** The main file names `shops` (docs/shops.md): generate runs them all. */
+  many: boolean;
 }
 
 function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {
@@ -49,5 +51,6 @@ export async function readFallback(configFile: string, outputOverride: string | 
     shop: typeof shopName === "string" && shopName !== "" ? shopName : "pharmafeed",
     notify: objectAt(raw, "notify") ? notify : undefined,
     lockStaleAfterMs: typeof stale === "number" ? stale : undefined,
+    many: raw !== null && typeof raw === "object" && "shops" in raw,
   };
 }

@@ -63,6 +63,19 @@ class BatchBuilder {
   }
 }
 
+/** The explain index of one shop: told of every valid product before its channels map it (its line among the source's, and its rows' horizon when known), closed after. */
+export interface ExplainTarget {
+  product(entry: IndexProduct, ordinal: number, until?: number, offer?: string): void;
+  close(until: number): void;
+}
+
+/** One shop's channels, its mapping context (its offers) and its explain index: a run of many shops has one each (docs/shops.md). */
+export interface Target {
+  runs: ChannelRun[];
+  context: MappingContext;
+  explain?: ExplainTarget | undefined;
+}
+
 export interface DispatchOptions {
   /** Worker threads; 0 maps in this thread. */
   workers: number;
@@ -70,49 +83,52 @@ export interface DispatchOptions {
   minProducts: number;
   /** Valid products handed to the channels so far (progress). */
   onProducts(count: number): void;
-  /** The explain index: told of every valid product before the channels map it (its line among the source's, and its rows' horizon when known), closed after. */
-  explain?: { product(entry: IndexProduct, ordinal: number, until?: number, offer?: string): void; close(until: number): void };
 }
 
 /** The offers travel as SharedArrayBuffers: every worker reads the main thread's index, none gets a copy. */
-function shardInit(runs: ChannelRun[], context: MappingContext, explain: boolean): ShardInit {
+function shardInit(targets: readonly Target[]): ShardInit {
   return {
-    explain,
-    channels: runs.map((run) => {
-      const max = run.imagesMaxAdditional;
-      return { ...run.spec, ...(max === undefined ? {} : { imagesMaxAdditional: max }) };
-    }),
-    context: { categories: [...context.categories.values()], brands: [...context.brands.values()], offers: context.offers?.share(), now: context.clock.now, priceUnit: context.priceUnit },
+    targets: targets.map(({ runs, context, explain }) => ({
+      explain: explain !== undefined,
+      channels: runs.map((run) => {
+        const max = run.imagesMaxAdditional;
+        return { ...run.spec, ...(max === undefined ? {} : { imagesMaxAdditional: max }) };
+      }),
+      context: { categories: [...context.categories.values()], brands: [...context.brands.values()], offers: context.offers?.share(), now: context.clock.now, priceUnit: context.priceUnit },
+    })),
   };
 }
 
-/** One product into every channel, in this thread, the explain index told before and closed with the rows' horizon after. */
-export async function mapInThread(product: Product, ordinal: number, runs: readonly ChannelRun[], context: MappingContext, explain: DispatchOptions["explain"]): Promise<void> {
-  explain?.product(indexProduct(product, context), ordinal);
-  context.clock.reset();
-  for (const run of runs) {
-    const pending = run.add(product, context);
-    if (pending) await pending;
+/** One product into every channel of every shop, in this thread, each shop's explain index told before and closed with its rows' horizon after. */
+export async function mapInThread(product: Product, ordinal: number, targets: readonly Target[]): Promise<void> {
+  for (const { runs, context, explain } of targets) {
+    explain?.product(indexProduct(product, context), ordinal);
+    context.clock.reset();
+    for (const run of runs) {
+      const pending = run.add(product, context);
+      if (pending) await pending;
+    }
+    explain?.close(context.clock.horizon);
   }
-  explain?.close(context.clock.horizon);
 }
 
 /** Returns how many worker threads mapped the products (0: this thread did). */
-export async function dispatch(stream: ProductSource, runs: ChannelRun[], context: MappingContext, options: DispatchOptions): Promise<number> {
+export async function dispatch(stream: ProductSource, targets: readonly Target[], options: DispatchOptions): Promise<number> {
   let pool: ShardPool | undefined;
   let local: boolean | undefined;
   let received = 0;
   const batch = new BatchBuilder();
+  const runs = targets.flatMap((t) => t.runs);
   const apply = async (result: BatchResult): Promise<void> => {
     for (const rejection of result.rejections) stream.reject(rejection);
-    result.index?.forEach((entry, k) => options.explain?.product(entry, result.ordinals![k]!, result.until![k]!));
+    result.index?.forEach((shop, t) => shop?.products.forEach((entry, k) => targets[t]!.explain?.product(entry, result.ordinals![k]!, shop.until[k]!)));
     await Promise.all(result.parts.map((part, i) => runs[i]!.addPart(part)));
     options.onProducts((received += result.products));
   };
   const inThread = async (line: RawLine, ordinal: number): Promise<void> => {
     const parsed = parseLine(line.bytes.toString("utf8"), line.line, line.index);
     if (!parsed.ok) return stream.reject(parsed.rejection);
-    await mapInThread(parsed.product, ordinal, runs, context, options.explain);
+    await mapInThread(parsed.product, ordinal, targets);
     options.onProducts(++received);
   };
   // The lines' places among the source's lines: line n of a snapshot, whatever the source's meta.index says.
@@ -129,7 +145,7 @@ export async function dispatch(stream: ProductSource, runs: ChannelRun[], contex
       const at = step.ordinal ?? ordinal++;
       if (local === undefined) {
         local = options.workers <= 0 || step.total < options.minProducts;
-        if (!local) pool = new ShardPool(shardInit(runs, context, options.explain !== undefined), options.workers, apply);
+        if (!local) pool = new ShardPool(shardInit(targets), options.workers, apply);
       }
       if (!pool) {
         await inThread(step, at);

@@ -15,12 +15,17 @@ export interface ShardChannel extends MapperSpec {
   imagesMaxAdditional?: number;
 }
 
-/** workerData of every worker: the run's channels and mapping context. */
-export interface ShardInit {
+/** The channels of one shop and its mapping context (its offers): a run of many shops has one each (docs/shops.md). */
+export interface ShardTarget {
   channels: ShardChannel[];
   context: ContextInput;
-  /** Send what the explain index needs (products and per-channel outcomes). */
+  /** Send what the shop's explain index needs (products and per-channel outcomes). */
   explain?: boolean;
+}
+
+/** workerData of every worker: every shop's channels and mapping context; each line is parsed once for all. */
+export interface ShardInit {
+  targets: ShardTarget[];
 }
 
 /** A stream line of a batch: where its bytes end in the batch's `bytes`, its line number in the body, its meta.index, its place among the source's lines. */
@@ -44,13 +49,12 @@ export interface BatchResult {
   products: number;
   /** Lines of the batch refused (not JSON, not a product). */
   rejections: Rejection[];
-  /** One per channel, in the order of ShardInit.channels. */
+  /** One per channel, target after target, each target's channels in order. */
   parts: ChannelPart[];
-  /** The batch's valid products, for the explain index (when ShardInit.explain). */
-  index?: IndexProduct[];
-  /** Per product of `index`: its line among the source's lines, and until when its rows stay right (mapping/clock.ts). */
+  /** Per target with `explain`: the batch's valid products, and until when each one's rows stay right (mapping/clock.ts). */
+  index?: ({ products: IndexProduct[]; until: number[] } | undefined)[];
+  /** Per valid product: its line among the source's lines. */
   ordinals?: number[];
-  until?: number[];
 }
 
 /** A worker that could not start or handle a batch says so once, then stops. */

@@ -67,27 +67,35 @@ class ByteSink {
   }
 }
 
+/** A shop's channels and context in a worker (one per ShardTarget). */
+interface TargetState {
+  context: MappingContext;
+  channels: ChannelState[];
+  explain: boolean;
+}
+
 export class Shard {
-  private readonly context: MappingContext;
-  private readonly channels: ChannelState[];
-  private readonly explain: boolean;
+  private readonly targets: TargetState[];
 
   constructor(init: ShardInit) {
-    this.context = buildContext(init.context);
-    this.explain = init.explain === true;
-    this.channels = init.channels.map((spec) => ({ mapper: new ChannelMapper(spec), rows: new ByteSink(), report: new ByteSink(), warnings: new ByteSink(), imagesMaxAdditional: spec.imagesMaxAdditional, failed: undefined, sampled: 0 }));
+    this.targets = init.targets.map((target) => ({
+      context: buildContext(target.context),
+      explain: target.explain === true,
+      channels: target.channels.map((spec) => ({ mapper: new ChannelMapper(spec), rows: new ByteSink(), report: new ByteSink(), warnings: new ByteSink(), imagesMaxAdditional: spec.imagesMaxAdditional, failed: undefined, sampled: 0 })),
+    }));
   }
 
   /** The batch's result, and the buffers to transfer with it. */
   batch(request: BatchRequest): { result: BatchResult; transfer: ArrayBuffer[] } {
     const rejections: Rejection[] = [];
-    const samples = this.channels.map((): string[] => []);
-    const mapped = this.channels.map((c) => (c.imagesMaxAdditional === undefined ? undefined : ([] as MappedForImages[])));
-    for (const channel of this.channels) channel.mapper.tally = emptyTally();
-    const index: IndexProduct[] | undefined = this.explain ? [] : undefined;
+    const channels = this.targets.flatMap((t) => t.channels);
+    const samples = channels.map((): string[] => []);
+    const mapped = channels.map((c) => (c.imagesMaxAdditional === undefined ? undefined : ([] as MappedForImages[])));
+    for (const channel of channels) channel.mapper.tally = emptyTally();
+    const index = this.targets.map((t) => (t.explain ? { products: [] as IndexProduct[], until: [] as number[] } : undefined));
+    const explaining = index.some((i) => i !== undefined);
     const ordinals: number[] = [];
-    const until: number[] = [];
-    const explains = this.channels.map((): string[] => []);
+    const explains = channels.map((): string[] => []);
     let products = 0;
     const bytes = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
     let start = 0;
@@ -100,44 +108,19 @@ export class Shard {
         continue;
       }
       products++;
-      index?.push(indexProduct(parsed.product, this.context));
-      this.context.clock.reset();
-      for (let i = 0; i < this.channels.length; i++) {
-        const channel = this.channels[i]!;
-        if (channel.failed !== undefined) continue;
-        try {
-          if (channel.imagesMaxAdditional !== undefined) {
-            mapped[i]!.push(channel.mapper.mapForImages(parsed.product, this.context, channel.imagesMaxAdditional));
-            continue;
-          }
-          const outcome = channel.mapper.map(parsed.product, this.context);
-          if (index) {
-            // As text, the row's offset 0 (entry.ts withOffset): cheaper to send than objects.
-            explains[i]!.push(
-              JSON.stringify(
-                outcome.row === undefined
-                  ? excludedOutcome(outcome.reasons, Buffer.byteLength(outcome.report))
-                  : itemOutcome(0, Buffer.byteLength(outcome.row), outcome.warnings, outcome.fallbacks, { warningBytes: Buffer.byteLength(outcome.warningLines), mask: channel.mapper.lastMask, facts: channel.mapper.lastFacts }),
-              ),
-            );
-          }
-          if (outcome.row === undefined) channel.report.write(outcome.report);
-          else {
-            if (outcome.warningLines !== "") channel.warnings.write(outcome.warningLines);
-            if (!channel.rows.empty) channel.rows.write(channel.mapper.writer.separator);
-            channel.rows.write(outcome.row);
-            if (channel.sampled < SAMPLE_ROWS) {
-              samples[i]!.push(outcome.row);
-              channel.sampled++;
-            }
-          }
-        } catch (error) {
-          channel.failed = error instanceof Error ? error.message : String(error);
+      if (explaining) ordinals.push(ref.ordinal);
+      // Parsed and checked once; mapped per shop (its offers), channel after channel.
+      let i = 0;
+      for (let t = 0; t < this.targets.length; t++) {
+        const { context, channels: own } = this.targets[t]!;
+        const shopIndex = index[t];
+        shopIndex?.products.push(indexProduct(parsed.product, context));
+        context.clock.reset();
+        for (const channel of own) {
+          this.mapOne(parsed.product, context, channel, i, { samples, mapped, explains: shopIndex ? explains : undefined });
+          i++;
         }
-      }
-      if (index) {
-        ordinals.push(ref.ordinal);
-        until.push(this.context.clock.horizon);
+        shopIndex?.until.push(context.clock.horizon);
       }
     }
     const transfer: ArrayBuffer[] = [];
@@ -146,7 +129,8 @@ export class Shard {
       if (bytes) transfer.push(bytes.buffer as ArrayBuffer);
       return bytes;
     };
-    const parts = this.channels.map((channel, i): ChannelPart => {
+    const explainsOf = this.targets.flatMap((t) => t.channels.map(() => t.explain));
+    const parts = channels.map((channel, i): ChannelPart => {
       if (channel.failed !== undefined) return { tally: emptyTally(), sample: [], failed: channel.failed };
       const part: ChannelPart = { tally: channel.mapper.tally, sample: samples[i]! };
       const rowBytes = take(channel.rows);
@@ -156,9 +140,43 @@ export class Shard {
       if (rowBytes) part.rows = rowBytes;
       if (reportBytes) part.report = reportBytes;
       if (mapped[i]) part.mapped = mapped[i];
-      else if (index) part.outcomes = explains[i]!.join("\n");
+      else if (explainsOf[i]) part.outcomes = explains[i]!.join("\n");
       return part;
     });
-    return { result: { seq: request.seq, products, rejections, parts, ...(index ? { index, ordinals, until } : {}) }, transfer };
+    return { result: { seq: request.seq, products, rejections, parts, ...(explaining ? { index, ordinals } : {}) }, transfer };
+  }
+
+  /** One product into one channel: its row or report line written, its explain outcome kept; a throwing writer fails the channel only. */
+  private mapOne(product: Product, context: MappingContext, channel: ChannelState, i: number, out: { samples: string[][]; mapped: (MappedForImages[] | undefined)[]; explains: string[][] | undefined }): void {
+    if (channel.failed !== undefined) return;
+    try {
+      if (channel.imagesMaxAdditional !== undefined) {
+        out.mapped[i]!.push(channel.mapper.mapForImages(product, context, channel.imagesMaxAdditional));
+        return;
+      }
+      const outcome = channel.mapper.map(product, context);
+      if (out.explains) {
+        // As text, the row's offset 0 (entry.ts withOffset): cheaper to send than objects.
+        out.explains[i]!.push(
+          JSON.stringify(
+            outcome.row === undefined
+              ? excludedOutcome(outcome.reasons, Buffer.byteLength(outcome.report))
+              : itemOutcome(0, Buffer.byteLength(outcome.row), outcome.warnings, outcome.fallbacks, { warningBytes: Buffer.byteLength(outcome.warningLines), mask: channel.mapper.lastMask, facts: channel.mapper.lastFacts }),
+          ),
+        );
+      }
+      if (outcome.row === undefined) channel.report.write(outcome.report);
+      else {
+        if (outcome.warningLines !== "") channel.warnings.write(outcome.warningLines);
+        if (!channel.rows.empty) channel.rows.write(channel.mapper.writer.separator);
+        channel.rows.write(outcome.row);
+        if (channel.sampled < SAMPLE_ROWS) {
+          out.samples[i]!.push(outcome.row);
+          channel.sampled++;
+        }
+      }
+    } catch (error) {
+      channel.failed = error instanceof Error ? error.message : String(error);
+    }
   }
 }

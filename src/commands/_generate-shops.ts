@@ -1,0 +1,151 @@
+/**
+ * `generate` for a config with `shops` (docs/shops.md): one catalogue read for every shop, and per
+ * shop what a one-shop run does with its outcome (its run record, summary, alerts to its own
+ * receivers in its language). The run's exit code: 0 when every shop is ok; the shops' own code
+ * when they all failed alike; otherwise degraded (8), naming the shops that need someone.
+ */
+import { join, relative } from "node:path";
+import { parseShard } from "../config/shops.js";
+import { loadShops, type LoadedShops } from "../config/load.js";
+import type { LoadedConfig } from "../config/types.js";
+import { exitCodeFor, isPharmafeedError, PharmafeedError } from "../errors.js";
+import { type Logger, withFields } from "../log.js";
+import type { GenerateResult, ShopOutcome } from "../pipeline/run.js";
+import { formatSummary } from "../pipeline/summary.js";
+import { WOULD_PUBLISH } from "../publish/run-state.js";
+import { alertCannotStart, alertDied, alertRecovered } from "../runwatch/alerts.js";
+import type { Fallback } from "../runwatch/fallback.js";
+import { beginWatch, type RunWatch } from "../runwatch/watch.js";
+import { endRun } from "./_run-end.js";
+import type { GenerateArgs } from "./generate.js";
+import { runOutcome } from "./generate.js";
+import { withInterrupts } from "./interrupts.js";
+
+/** What became of one shop: ok, or the error its run ends with. */
+export interface ShopVerdict {
+  name: string;
+  title: string;
+  result?: GenerateResult;
+  error?: unknown;
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split("\n")[0]!;
+}
+
+/** The shops that need someone first, then the others; one line each. */
+export function shopsLines(verdicts: readonly ShopVerdict[]): string {
+  const bad = verdicts.filter((v) => v.error !== undefined);
+  const lines = [`Shops: ${verdicts.length}, ${verdicts.length - bad.length} ok${bad.length > 0 ? `, ${bad.length} need${bad.length === 1 ? "s" : ""} someone` : ""}`];
+  for (const v of bad) {
+    const code = isPharmafeedError(v.error) ? v.error.code : "UNEXPECTED";
+    lines.push(`  ${v.name}: ${code} (exit ${exitCodeFor(v.error)}): ${firstLine(v.error)}`);
+  }
+  for (const v of verdicts.filter((v) => v.error === undefined)) lines.push(`  ${v.name}: ok`);
+  return lines.join("\n");
+}
+
+/** The run's error: none when every shop is ok; theirs when all failed with one code; else degraded. */
+export function shopsOutcome(verdicts: readonly ShopVerdict[]): PharmafeedError | undefined {
+  const bad = verdicts.filter((v) => v.error !== undefined);
+  if (bad.length === 0) return undefined;
+  const codes = new Set(bad.map((v) => exitCodeFor(v.error)));
+  const names = bad.map((v) => `${v.name} (${isPharmafeedError(v.error) ? v.error.code : "UNEXPECTED"})`).join(", ");
+  if (bad.length === verdicts.length && codes.size === 1 && isPharmafeedError(bad[0]!.error)) {
+    return new PharmafeedError(bad[0]!.error.code, `every shop: ${names}: ${firstLine(bad[0]!.error)}`);
+  }
+  return new PharmafeedError("RUN_DEGRADED", `${bad.length} of ${verdicts.length} shop${verdicts.length === 1 ? "" : "s"} need someone: ${names}`);
+}
+
+function publishedList({ manifest, outputDir, previewDir }: GenerateResult): string {
+  const path = (dir: string, file: string) => relative(process.cwd(), join(dir, file)) || file;
+  const files = previewDir
+    ? manifest.channels.filter((c) => c.published === WOULD_PUBLISH).map((c) => `  ${path(previewDir, c.file)}`)
+    : manifest.channels.filter((c) => c.published === true).map((c) => `  ${path(outputDir, c.file)}${c.live?.gzip ? " (+ .gz)" : ""}`);
+  return files.length > 0 ? `${previewDir ? "Would publish" : "Published"}:\n${files.join("\n")}\n` : "";
+}
+
+/** Every selected shop of `loaded` with the output folder --output moves them to. */
+function withOutput(loaded: LoadedShops, output: string | undefined): { shops: LoadedConfig[]; root: string } {
+  if (output === undefined) return { shops: loaded.shops, root: loaded.outputDir };
+  return { shops: loaded.shops.map((s) => ({ ...s, outputDir: join(output, s.shopId!) })), root: output };
+}
+
+export async function generateShops(args: GenerateArgs, logger: Logger, fallback: Fallback): Promise<void> {
+  const dryRun = args["dry-run"];
+  const shard = args.shard === undefined ? undefined : parseShard(args.shard);
+  const loaded = await loadShops(args.config, { only: args.channel ?? [], select: { ...(args.shops ? { names: args.shops } : {}), ...(shard ? { shard } : {}) } });
+  const { shops, root } = withOutput(loaded, args.output);
+  const verdicts = new Map<string, ShopVerdict>();
+  // A shop refused by its own file: recorded where serve and the next run look, alerted, the others go on.
+  for (const r of loaded.refused) {
+    const outputDir = join(root, r.name);
+    verdicts.set(r.name, { name: r.name, title: r.name, error: r.error });
+    if (dryRun) continue;
+    const watch = await beginWatch({ outputDir, ...(fallback.lockStaleAfterMs ? { staleAfterMs: fallback.lockStaleAfterMs } : {}), logger });
+    await alertCannotStart({ shop: r.name, configFile: r.file, notify: fallback.notify, logger: withFields(logger, { shop: r.name }) }, r.error);
+    await watch.end(r.error);
+  }
+  const run = args["catalogue-only"] ? [] : shops;
+  const watches = new Map<LoadedConfig, RunWatch>();
+  for (const config of dryRun ? [] : run) {
+    const watch = await beginWatch({ outputDir: config.outputDir, ...(config.lock ? { staleAfterMs: config.lock.staleAfterMs } : {}), logger });
+    watches.set(config, watch);
+    if (watch.previousDied) await alertDied({ shop: config.shop.name, notify: config.notify, configFile: config.file, logger }, watch.previousDied);
+  }
+  const { runShops } = await import("../pipeline/run.js");
+  const main = shops[0];
+  if (!main) throw shopsOutcome([...verdicts.values()]) ?? new PharmafeedError("CONFIG_INVALID", `${loaded.file}: no shop selected (--shops/--shard): ${loaded.names.join(", ")}`);
+  let outcomes: ShopOutcome[];
+  try {
+    outcomes = await withInterrupts((signal) =>
+      runShops({
+        shops: run,
+        sourceDir: root,
+        mainConfig: main,
+        dryRun,
+        force: args.force,
+        ...(args.retire ? { retire: args.retire } : {}),
+        ...(args.workers === undefined ? {} : { workers: args.workers }),
+        ...(args.source === undefined ? {} : { source: args.source }),
+        reuse: args.reuse,
+        logger,
+        tty: process.stderr.isTTY === true && args["log-format"] === "plain",
+        signal,
+      }),
+    );
+  } catch (error) {
+    // The catalogue-only read failed, or the shared part did before any shop could (the snapshot's lock): every shop's run says so.
+    if (run.length === 0) throw error;
+    outcomes = run.map((config) => ({ config, error }));
+  }
+  for (const { config, result, error } of outcomes) {
+    const name = config.shopId!;
+    let outcome = error;
+    if (result && outcome === undefined) {
+      try {
+        runOutcome(result);
+      } catch (e) {
+        outcome = e;
+      }
+    }
+    verdicts.set(name, { name, title: config.shop.name, ...(result ? { result } : {}), ...(outcome === undefined ? {} : { error: outcome }) });
+    const watch = watches.get(config);
+    await watch?.end(outcome);
+    if (outcome === undefined && watch?.lastRunBad) await alertRecovered({ shop: config.shop.name, notify: config.notify, logger });
+    await endRun({ logger: withFields(logger, { shop: name }), config, dryRun, ...(result ? { result } : {}), ...(outcome === undefined ? {} : { outcome }) });
+  }
+  const ordered = loaded.names.flatMap((n) => verdicts.get(n) ?? []);
+  if (logger.format === "json") {
+    logger.info("shops summary", { shops: ordered.map((v) => ({ shop: v.name, status: v.error === undefined ? "ok" : isPharmafeedError(v.error) ? v.error.code : "UNEXPECTED", exitCode: v.error === undefined ? 0 : exitCodeFor(v.error) })) });
+  } else {
+    const blocks = ordered.filter((v) => v.result).map((v) => `== ${v.name} (${v.title}) ==\n${formatSummary(v.result!.manifest)}\n${publishedList(v.result!)}`);
+    process.stdout.write(`${shopsLines(ordered)}\n${args["catalogue-only"] ? "catalogue read into the shared snapshot; no shop mapped\n" : ""}\n${blocks.join("\n")}`);
+  }
+  const failure = args["catalogue-only"] ? undefined : shopsOutcome(ordered);
+  if (failure) {
+    failure.context["reported"] = true;
+    throw failure;
+  }
+}
