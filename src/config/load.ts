@@ -165,6 +165,8 @@ async function resolveShop(file: string, main: { raw: Record<string, unknown>; d
   const channelTolerate = [...(options.serve === true ? [] : CHANNEL_SERVE_SECRETS), ...scope.destinationSecrets];
   const channels = (await Promise.all(spec.channels.map((entry) => loadChannel(entry, env, problems, channelTolerate, spec.destinations ?? [])))).filter((c): c is LoadedChannel => c !== undefined);
   const where = spec.file ?? file;
+  // `{{{shopUrl}}}` in a shared channel file's templates is each shop's own domain.
+  for (const channel of channels) channel.mapping.link.shopUrl = spec.shop.url.replace(/\/+$/, "");
 
   // Every name a channel writes (the feed, its .gz twin) must be its own and not one of the run's.
   const seen = new Map<string, string>();
@@ -295,6 +297,8 @@ export interface LoadedShops {
   shops: LoadedConfig[];
   /** Shops whose own file (or channel files) were refused: CONFIG_INVALID each. */
   refused: { name: string; file: string; error: PharmafeedError }[];
+  /** Many: the main file's serve.status, the operator's credentials (serve's overview of every shop). */
+  status?: { user: string; password: string };
 }
 
 export interface ShopSelection {
@@ -329,7 +333,7 @@ export async function loadShops(configFile: string, options: LoadOptions & { sel
   const names = entries.map((e) => e.name);
   if (scope.problems.lines.length > 0) throw refused(file, scope.problems);
   const chosen = selectShops(file, names, options.select);
-  const result: LoadedShops = { file, names, outputDir: resolve(dirname(file), main.data.output.dir), many: true, shops: [], refused: [] };
+  const result: LoadedShops = { file, names, outputDir: resolve(dirname(file), main.data.output.dir), many: true, shops: [], refused: [], ...(main.data.serve.status ? { status: main.data.serve.status } : {}) };
   for (const entry of entries) {
     if (!chosen.has(entry.name)) continue;
     const problems = new Problems();

@@ -70,6 +70,8 @@ export const DERIVED_FIELDS: Record<string, Getter<MapState>> = {
   locale: (s) => s.channel.settings.locale,
   country: (s) => s.channel.settings.country,
   currency: (s) => s.channel.settings.currency,
+  /** The shop's url (shop.url, without a trailing /): one channel file serves many shops (docs/shops.md); `{{{shopUrl}}}` inserts it raw. */
+  shopUrl: (s) => s.channel.settings.link.shopUrl || undefined,
 };
 
 /** Accessor of a rule field: a derived name, else a path over the product. */

@@ -249,6 +249,8 @@ export const LinkSettings = z
     template: Template.default(""),
     /** Longer links are refused (MISSING_LINK). */
     maxLength: z.number().int().min(1).default(2000),
+    /** The shop's url for `{{{shopUrl}}}`: filled by the loader from shop.url (docs/shops.md), never written in a channel file. */
+    shopUrl: z.string().default(""),
   })
   .strict();
 
