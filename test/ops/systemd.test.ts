@@ -30,13 +30,18 @@ describe("systemd units (deploy/systemd)", () => {
   it("are the ones the README shows, byte for byte", () => {
     expect(UNITS).toEqual([
       "pharmafeed-alert@.service",
+      "pharmafeed-catalogue.service",
+      "pharmafeed-catalogue.timer",
       "pharmafeed-delta.service",
       "pharmafeed-delta.timer",
       "pharmafeed-serve.service",
+      "pharmafeed-shards.target",
+      "pharmafeed-shards.timer",
       "pharmafeed-snapshot.service",
       "pharmafeed-snapshot.timer",
       "pharmafeed.service",
       "pharmafeed.timer",
+      "pharmafeed@.service",
     ]);
     // The README shows the nightly run's units; docs/ pages the others (serve, fresh feeds).
     const pages = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => join("docs", f))];
@@ -49,7 +54,8 @@ describe("systemd units (deploy/systemd)", () => {
     const serve = settings("pharmafeed-serve.service");
     expect(run.get("WorkingDirectory")).toEqual(serve.get("WorkingDirectory"));
     expect(run.get("WorkingDirectory")?.[0]).toMatch(/^\//);
-    const fresh = ["pharmafeed-delta.service", "pharmafeed-snapshot.service"].map(settings);
+    // The shards' units (docs/shops-deploy.md) share it too: the catalogue read leaves the snapshot in its output/.
+    const fresh = ["pharmafeed-delta.service", "pharmafeed-snapshot.service", "pharmafeed-catalogue.service", "pharmafeed@.service"].map(settings);
     for (const unit of [run, serve, ...fresh]) {
       expect(unit.get("OnFailure")).toEqual(["pharmafeed-alert@%n.service"]);
       expect((unit.get("SuccessExitStatus") ?? []).join(" ")).not.toMatch(/\b5\b/);
@@ -64,8 +70,9 @@ describe("systemd units (deploy/systemd)", () => {
     const dir = mkdtempSync(join(tmpdir(), "pharmafeed-units-"));
     try {
       for (const name of UNITS) copyFileSync(join(DIR, name), join(dir, name));
-      // The template is verified through an instance, as OnFailure= starts it.
-      const files = [...UNITS.filter((n) => !n.endsWith("@.service")), "pharmafeed-alert@pharmafeed.service.service"].map((n) => `./${n}`);
+      // A template is verified through an instance: the alert as OnFailure= starts it, a shard as docs/shops-deploy.md enables it.
+      const instances = ["pharmafeed-alert@pharmafeed.service.service", "pharmafeed-alert@pharmafeed@1-4.service.service", "pharmafeed@1-4.service"];
+      const files = [...UNITS.filter((n) => !n.endsWith("@.service")), ...instances].map((n) => `./${n}`);
       const result = spawnSync(systemdAnalyze!, ["verify", "--man=no", ...files], { cwd: dir, encoding: "utf8" });
       // Warnings ("Unknown key", "ignoring") leave the exit code at 0: none may name our units.
       const ours = result.stderr.split("\n").filter((line) => line.includes(dir) || line.includes("pharmafeed"));
