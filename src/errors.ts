@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   "MERCHANT_QUOTA",
   /** A native module (better-sqlite3) built for another Node.js, or not built: `npm rebuild` (store/native.ts). */
   "NATIVE_MODULE",
+  /** A run of many shops asked for the shared snapshot and it is missing or unusable: it never reads the catalogue itself (docs/shops.md). */
+  "SNAPSHOT_MISSING",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -98,6 +100,7 @@ export function exitCodeFor(error: unknown): number {
     case "RATE_LIMITED":
     case "QUERY_INVALID":
     case "RESULT_WINDOW":
+    case "SNAPSHOT_MISSING":
       return EXIT.SOURCE;
     case "GATE_TRIPPED":
       return EXIT.GATE;

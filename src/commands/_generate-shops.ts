@@ -75,7 +75,15 @@ function withOutput(loaded: LoadedShops, output: string | undefined): { shops: L
 export async function generateShops(args: GenerateArgs, logger: Logger, fallback: Fallback): Promise<void> {
   const dryRun = args["dry-run"];
   const shard = args.shard === undefined ? undefined : parseShard(args.shard);
-  const loaded = await loadShops(args.config, { only: args.channel ?? [], select: { ...(args.shops ? { names: args.shops } : {}), ...(shard ? { shard } : {}) } });
+  const catalogueOnly = args["catalogue-only"] === true;
+  // --catalogue-only maps no shop: every shop is loaded (the main file's source is theirs), none selected.
+  const select = catalogueOnly ? {} : { ...(args.shops ? { names: args.shops } : {}), ...(shard ? { shard } : {}) };
+  const loaded = await loadShops(args.config, { only: args.channel ?? [], select });
+  if (loaded.shops.length === 0 && loaded.refused.length === 0) {
+    // A shard that holds no shop (fewer shops than shards, or a --shops glob on another shard): nothing to do is no failure.
+    process.stdout.write(`Shops: 0 of ${loaded.names.length} on ${shard ? `shard ${shard.index}/${shard.count}` : "this selection"}; nothing to do\n`);
+    return;
+  }
   const { shops, root } = withOutput(loaded, args.output);
   const verdicts = new Map<string, ShopVerdict>();
   // A shop refused by its own file: recorded where serve and the next run look, alerted, the others go on.
@@ -87,7 +95,7 @@ export async function generateShops(args: GenerateArgs, logger: Logger, fallback
     await alertCannotStart({ shop: r.name, configFile: r.file, notify: fallback.notify, logger: withFields(logger, { shop: r.name }) }, r.error);
     await watch.end(r.error);
   }
-  const run = args["catalogue-only"] ? [] : shops;
+  const run = catalogueOnly ? [] : shops;
   const watches = new Map<LoadedConfig, RunWatch>();
   for (const config of dryRun ? [] : run) {
     const watch = await beginWatch({ outputDir: config.outputDir, ...(config.lock ? { staleAfterMs: config.lock.staleAfterMs } : {}), logger });
@@ -96,7 +104,7 @@ export async function generateShops(args: GenerateArgs, logger: Logger, fallback
   }
   const { runShops } = await import("../pipeline/run.js");
   const main = shops[0];
-  if (!main) throw shopsOutcome([...verdicts.values()]) ?? new PharmafeedError("CONFIG_INVALID", `${loaded.file}: no shop selected (--shops/--shard): ${loaded.names.join(", ")}`);
+  if (!main) throw shopsOutcome([...verdicts.values()]) ?? new PharmafeedError("CONFIG_INVALID", `${loaded.file}: no shop loads, so the catalogue's settings cannot be read`);
   let outcomes: ShopOutcome[];
   try {
     outcomes = await withInterrupts((signal) =>
@@ -141,9 +149,9 @@ export async function generateShops(args: GenerateArgs, logger: Logger, fallback
     logger.info("shops summary", { shops: ordered.map((v) => ({ shop: v.name, status: v.error === undefined ? "ok" : isPharmafeedError(v.error) ? v.error.code : "UNEXPECTED", exitCode: v.error === undefined ? 0 : exitCodeFor(v.error) })) });
   } else {
     const blocks = ordered.filter((v) => v.result).map((v) => `== ${v.name} (${v.title}) ==\n${formatSummary(v.result!.manifest)}\n${publishedList(v.result!)}`);
-    process.stdout.write(`${shopsLines(ordered)}\n${args["catalogue-only"] ? "catalogue read into the shared snapshot; no shop mapped\n" : ""}\n${blocks.join("\n")}`);
+    process.stdout.write(catalogueOnly ? "Catalogue read into the shared snapshot; no shop mapped (the shards map them: generate --shard i/n --source snapshot)\n" : `${shopsLines(ordered)}\n\n${blocks.join("\n")}`);
   }
-  const failure = args["catalogue-only"] ? undefined : shopsOutcome(ordered);
+  const failure = catalogueOnly ? undefined : shopsOutcome(ordered);
   if (failure) {
     failure.context["reported"] = true;
     throw failure;

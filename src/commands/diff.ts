@@ -6,12 +6,14 @@
 import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { PharmafeedError } from "../errors.js";
-import { integerOption } from "./flags.js";
+import { integerOption, SHOP_OPTION } from "./flags.js";
 
 export interface DiffArgs {
   from?: string;
   to?: string;
   config: string;
+  /** A config with shops: the shop (docs/shops.md). */
+  shop?: string;
   output?: string;
   channel?: string;
   json: boolean;
@@ -26,12 +28,13 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
       .positional("from", { type: "string", describe: 'the older version: "previous" (default), "live", a run\'s start time or its start (2026-11-27), or a digest prefix' })
       .positional("to", { type: "string", describe: 'the newer version: "live" (default), or as FROM' })
       .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
+      .option("shop", SHOP_OPTION)
       .option("output", { type: "string", describe: "output directory (default: from the config)" })
       .option("channel", { type: "string", describe: "only this channel" })
       .option("json", { type: "boolean", default: false, describe: "print the differences as JSON, every id listed" })
       .option("limit", integerOption("limit", { min: 0, what: "a count of ids" }, { default: 20, describe: "ids listed per kind in the text report" })) as unknown as Argv<DiffArgs>,
   handler: async (args) => {
-    const config = await loadConfig(args.config, { checkCredentials: false, notify: false });
+    const config = await loadConfig(args.config, { ...(args.shop === undefined ? {} : { shop: args.shop }), checkCredentials: false, notify: false });
     if (args.channel !== undefined && !config.channelNames.includes(args.channel)) {
       throw new PharmafeedError("USAGE", `no channel named "${args.channel}"; known: ${config.channelNames.join(", ")}`);
     }

@@ -6,7 +6,7 @@
 import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { PharmafeedError } from "../errors.js";
-import { integerOption } from "./flags.js";
+import { integerOption, SHOP_OPTION } from "./flags.js";
 
 /** The longest query explain takes, as the status page's search (src/serve/status/handler.ts). */
 export const MAX_QUERY_CHARS = 200;
@@ -14,6 +14,8 @@ export const MAX_QUERY_CHARS = 200;
 export interface ExplainArgs {
   query: string[];
   config: string;
+  /** A config with shops: the shop (docs/shops.md). */
+  shop?: string;
   output?: string;
   channel?: string;
   json: boolean;
@@ -27,6 +29,7 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
     yargs
       .positional("query", { type: "string", array: true, demandOption: true, describe: "a product id, a GTIN/EAN/CIP13, or words of its name" })
       .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
+      .option("shop", SHOP_OPTION)
       .option("output", { type: "string", describe: "output directory (default: from the config)" })
       .option("channel", { type: "string", describe: "only this channel (words are then looked for in its language)" })
       .option("json", { type: "boolean", default: false, describe: "print the answer as JSON" })
@@ -38,7 +41,7 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
     if (query.length > MAX_QUERY_CHARS) {
       throw new PharmafeedError("USAGE", `the query is ${query.length} characters long; explain takes at most ${MAX_QUERY_CHARS} (an id, a code or a few words of a name)`);
     }
-    const config = await loadConfig(args.config, { checkCredentials: false, notify: false });
+    const config = await loadConfig(args.config, { ...(args.shop === undefined ? {} : { shop: args.shop }), checkCredentials: false, notify: false });
     if (args.channel !== undefined && !config.channelNames.includes(args.channel)) {
       throw new PharmafeedError("USAGE", `no channel named "${args.channel}"; known: ${config.channelNames.join(", ")}`);
     }
@@ -65,7 +68,7 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
         sourceFilter: config.query.filter,
         fetchProduct: async (query) => {
           // Credentials only now: everything else works without them.
-          const withSource = await loadConfig(args.config, { notify: false });
+          const withSource = await loadConfig(args.config, { ...(args.shop === undefined ? {} : { shop: args.shop }), notify: false });
           const [{ createCatalogueClient }, { fetchProduct }] = await Promise.all([import("../catalogue/client.js"), import("../explain/catalogue.js")]);
           const client = createCatalogueClient(withSource.source!);
           close = () => client.close();

@@ -67,3 +67,10 @@ export const SEED: IntegerFlag = { min: -(2 ** 31), max: 2 ** 31 - 1, what: "an 
 export function MS(min: number): IntegerFlag {
   return { min, max: MAX_TIMER_MS, what: "milliseconds" };
 }
+
+/** `--shop`: which shop of a config with `shops` a one-shop command works on (docs/shops.md). */
+export const SHOP_OPTION = {
+  type: "string",
+  requiresArg: true,
+  describe: "a config with shops: the shop to work on (docs/shops.md)",
+} as const satisfies Options;

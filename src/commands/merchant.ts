@@ -12,11 +12,14 @@ import { loadConfig } from "../config/load.js";
 import { ERROR_CODES, type ErrorCode, PharmafeedError } from "../errors.js";
 import { createLogger, type LogFormat } from "../log.js";
 import { withInterrupts } from "./interrupts.js";
+import { SHOP_OPTION } from "./flags.js";
 
 interface MerchantArgs {
   action: "sync" | "register";
   "developer-email"?: string;
   config: string;
+  /** A config with shops: the shop (docs/shops.md). */
+  shop?: string;
   output?: string;
   channel?: string[];
   "log-format": LogFormat;
@@ -30,11 +33,12 @@ export const merchantCommand: CommandModule<object, MerchantArgs> = {
       .positional("action", { choices: ["sync", "register"] as const, demandOption: true, describe: "sync: read statuses and issues back from Google; register: the one-time developer registration" })
       .option("developer-email", { type: "string", describe: "register: the Google account e-mail Google writes to about the API (not a service account)" })
       .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
+      .option("shop", SHOP_OPTION)
       .option("output", { type: "string", describe: "output directory (default: from the config)" })
       .option("channel", { type: "string", array: true, describe: "only these channels" })
       .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" }) as unknown as Argv<MerchantArgs>,
   handler: async (args) => {
-    const config = await loadConfig(args.config, { checkCredentials: false, notify: false, ...(args.channel ? { only: args.channel } : {}) });
+    const config = await loadConfig(args.config, { ...(args.shop === undefined ? {} : { shop: args.shop }), checkCredentials: false, notify: false, ...(args.channel ? { only: args.channel } : {}) });
     const channels = config.channels.flatMap((c) => (c.merchant ? [c.merchant] : []));
     if (args.action === "register" && channels.length === 0) throw new PharmafeedError("USAGE", "no channel has a `merchant` section (a Merchant Center account): see docs/google-merchant.md");
     // Nothing configured is nothing to do, not a command-line mistake (exit 0, one line).

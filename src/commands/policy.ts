@@ -9,9 +9,12 @@ import { loadConfig } from "../config/load.js";
 import { PharmafeedError } from "../errors.js";
 import { isDay, overdueRules, type PolicyRule, ruleKey, rulesInEffect } from "../policy/index.js";
 import { decisionsText, rowsFor, rowsText } from "../policy/print.js";
+import { SHOP_OPTION } from "./flags.js";
 
 export interface PolicyArgs {
   config: string;
+  /** A config with shops: the shop (docs/shops.md). */
+  shop?: string;
   channel?: string;
   country?: string;
   check: boolean;
@@ -30,6 +33,7 @@ export const policyCommand: CommandModule<object, PolicyArgs> = {
   builder: (yargs) =>
     yargs
       .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
+      .option("shop", SHOP_OPTION)
       .option("channel", { type: "string", describe: "a channel of the config (its marketplace and country), or a marketplace of the table (google, meta, ...)" })
       .option("country", { type: "string", describe: "only rows for this country (ISO 3166, e.g. BE)", coerce: (v: unknown) => (typeof v === "string" ? v.toUpperCase() : v) })
       .option("check", { type: "boolean", default: false, describe: "list the rows past their re-check date; exit 1 when there are any" })
@@ -44,7 +48,7 @@ export const policyCommand: CommandModule<object, PolicyArgs> = {
       }) as unknown as Argv<PolicyArgs>,
   handler: async (args) => {
     if (args.country !== undefined && !/^[A-Z]{2}$/.test(args.country)) throw new PharmafeedError("USAGE", `--country: expected an ISO 3166 code such as BE, got ${JSON.stringify(args.country)}`);
-    const config = await loadConfig(args.config, { checkCredentials: false, notify: false });
+    const config = await loadConfig(args.config, { ...(args.shop === undefined ? {} : { shop: args.shop }), checkCredentials: false, notify: false });
     const today = args.today ?? new Date().toISOString().slice(0, 10);
     const own = args.channel === undefined ? undefined : config.channels.find((c) => c.name === args.channel);
     const market = own?.mapping.policy.channel ?? args.channel;

@@ -8,9 +8,12 @@
 import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { createLogger, type LogFormat } from "../log.js";
+import { SHOP_OPTION } from "./flags.js";
 
 export interface PushArgs {
   config: string;
+  /** A config with shops: the shop (docs/shops.md). */
+  shop?: string;
   channel?: string[];
   output?: string;
   "dry-run": boolean;
@@ -24,6 +27,7 @@ export const pushCommand: CommandModule<object, PushArgs> = {
   builder: (yargs) =>
     yargs
       .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
+      .option("shop", SHOP_OPTION)
       .option("channel", { type: "string", array: true, describe: "only these channels (repeatable)" })
       .option("output", { type: "string", describe: "output directory (default: from the config)" })
       .option("dry-run", { type: "boolean", default: false, describe: "say what would be uploaded, connect to nothing" })
@@ -31,7 +35,7 @@ export const pushCommand: CommandModule<object, PushArgs> = {
       .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" }) as unknown as Argv<PushArgs>,
   handler: async (args) => {
     const logger = createLogger({ format: args["log-format"] });
-    const config = await loadConfig(args.config, { only: args.channel ?? [], checkCredentials: false, push: true, notify: false });
+    const config = await loadConfig(args.config, { ...(args.shop === undefined ? {} : { shop: args.shop }), only: args.channel ?? [], checkCredentials: false, push: true, notify: false });
     // By hand, in a shell without the webhooks' variables: the push goes, its alerts do not (said).
     for (const line of config.skipped ?? []) logger.warn("no alerts from this push", { why: line });
     // Nothing configured is nothing to do, not a command-line mistake (exit 0, one line).

@@ -7,9 +7,12 @@ import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { PharmafeedError } from "../errors.js";
 import { createLogger, type LogFormat } from "../log.js";
+import { SHOP_OPTION } from "./flags.js";
 
 export interface RollbackArgs {
   config: string;
+  /** A config with shops: the shop (docs/shops.md). */
+  shop?: string;
   channel: string;
   to?: string;
   release?: boolean;
@@ -27,12 +30,13 @@ export const rollbackCommand: CommandModule<object, RollbackArgs> = {
       // No default: yargs counts a default as given, and --to would always conflict with it.
       .option("release", { type: "boolean", describe: "unpin the channel: the next run publishes its file again" })
       .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
+      .option("shop", SHOP_OPTION)
       .option("output", { type: "string", describe: "output directory (default: from the config)" })
       .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" })
       .conflicts("release", "to") as unknown as Argv<RollbackArgs>,
   handler: async (args) => {
     const logger = createLogger({ format: args["log-format"] });
-    const config = await loadConfig(args.config, { only: [args.channel], checkCredentials: false, push: true, notify: false });
+    const config = await loadConfig(args.config, { ...(args.shop === undefined ? {} : { shop: args.shop }), only: [args.channel], checkCredentials: false, push: true, notify: false });
     const channel = config.channels.find((c) => c.name === args.channel);
     if (!channel) throw new PharmafeedError("USAGE", `no channel named "${args.channel}"; known: ${config.channelNames.join(", ")}`);
     const outputDir = args.output ?? config.outputDir;

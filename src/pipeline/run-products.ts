@@ -15,6 +15,7 @@ import { StateLogSink } from "../explain/state-sink.js";
 import type { ImageRunOptionsInput } from "../images/options.js";
 import { ImagePipeline } from "../images/pipeline.js";
 import type { Logger } from "../log.js";
+import { PharmafeedError } from "../errors.js";
 import type { Manifest } from "../publish/manifest.js";
 import { createProgress } from "../progress.js";
 import { planReuse, ReuseSource } from "../rowcache/reuse.js";
@@ -51,6 +52,8 @@ export interface ProductsInput {
   images: ImageRunOptionsInput | undefined;
   tty: boolean;
   signal: AbortSignal | undefined;
+  /** A run of many shops from the snapshot: fail rather than read the catalogue when it cannot be used. */
+  requireSnapshot?: boolean;
   /** Takes the source's snapshot sink (run.ts: the shop's parts, or a sink every shop shares). */
   useSource(source: RunSource): void;
 }
@@ -127,6 +130,10 @@ export async function mapProducts(input: ProductsInput, shops: readonly ShopProd
   const onEvent = sourceEvents(logger, rejectedByCode);
   const source = RunSource.plan({ client, config: input.config, outputDir: input.sourceDir, requested: input.source, now: started, dryRun, onEvent, warn: (m, f) => logger.warn(m, f), ...signal });
   input.useSource(source);
+  // Shards on many machines share one snapshot: n of them falling back to a full read would read the catalogue n times, and write that one file at once.
+  if (input.requireSnapshot && source.report.used !== "snapshot") {
+    throw new PharmafeedError("SNAPSHOT_MISSING", `the shared snapshot cannot be used (${source.report.fallback ?? "no snapshot"}): a run of many shops from the snapshot never reads the catalogue itself; run \`generate --catalogue-only\` (or --source full) first (docs/shops.md)`);
+  }
   // The reference lists: read once (or from the snapshot), whatever the number of shops.
   let reference: ReferenceLists | undefined = source.reference;
   const opened: Awaited<ReturnType<typeof openShop>>[] = [];

@@ -167,12 +167,15 @@ export async function runShops(options: ShopsOptions): Promise<ShopOutcome[]> {
             images: options.images,
             tty: options.tty ?? false,
             signal: options.signal,
+            requireSnapshot: !single && (options.source ?? main.sync.default) === "snapshot",
             useSource: (source) => (shared ? shared.use(source) : live[0]!.parts.useSource(source)),
           },
           live.map((run) => run.products!),
         );
         sourceUsed = figures.sync.used;
-        if (options.shops.length === 0) for (const problem of (await shared?.commit()) ?? []) logger.warn("snapshot", { reason: problem.reason });
+        // --catalogue-only makes the snapshot and nothing else: one it could not write is its failure (the shards would map an old one).
+        const unwritten = options.shops.length === 0 ? ((await shared?.commit()) ?? []) : [];
+        if (unwritten.length > 0) throw new PharmafeedError("RUN_DEGRADED", `the catalogue was read but the shared snapshot was not written: ${unwritten.map((p) => p.reason).join("; ")}`);
       } catch (error) {
         if (options.shops.length === 0) throw error;
         for (const run of live) run.error = error;

@@ -200,7 +200,8 @@ describe("three shops from one catalogue read", () => {
     const shards = [1, 2].map((i) => SHOPS.filter((s) => shardOf(s, 2) === i));
     for (const i of [1, 2]) {
       const run = await runCli(["generate", "--config", split.configFile, "--shard", `${i}/2`, "--source", "snapshot"], { env: sandboxEnv(sandbox) });
-      expect(run.code, run.stdout + run.stderr).toBe(shards[i - 1]!.length === 0 ? 3 : 0);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toMatch(new RegExp(`^Shops: ${shards[i - 1]!.length}, ${shards[i - 1]!.length} ok`));
     }
     expect([streamRequests() - before[0]!, referenceRequests() - before[1]!]).toEqual([0, 0]);
     for (const shop of SHOPS) {
@@ -211,6 +212,50 @@ describe("three shops from one catalogue read", () => {
         expect(stripDates(b.get(file)!), `${shop}/${file}`).toBe(stripDates(a.get(file)!));
       }
     }
+  });
+});
+
+describe("one-shop commands on a config of many shops", () => {
+  it("take --shop: explain answers from that shop's own run (its price); without --shop they are refused with the shops' names", async () => {
+    const { configFile, out } = await writeShops();
+    const run = await runCli(["generate", "--config", configFile], { env: sandboxEnv(sandbox) });
+    expect(run.code, run.stderr).toBe(0);
+    // A product in every shop's CSV feed (the same products: only offers and links differ).
+    const rows = parseCsv(await readFile(join(out, "pharmacie-sud", "csv-fr.csv")), { columns: true, bom: true }) as Record<string, string>[];
+    const id = rows[7]!["id"]!;
+    for (const shop of ["pharmacie-sud", "pharmacie-est"] as const) {
+      const explain = await runCli(["explain", "--config", configFile, "--shop", shop, "--channel", "csv-fr", "--json", id], { env: sandboxEnv(sandbox) });
+      expect(explain.code, explain.stderr).toBe(0);
+      expect(explain.stdout).toContain(((BASE[shop] + ids.indexOf(id)) / 100).toFixed(2));
+    }
+    const bare = await runCli(["explain", "--config", configFile, id], { env: sandboxEnv(sandbox) });
+    expect(bare.code).toBe(3);
+    expect(bare.stderr).toContain("holds 3 shops: name one with --shop (apotheek-noord, pharmacie-est, pharmacie-sud)");
+    const unknown = await runCli(["diff", "--config", configFile, "--shop", "pharmacie-ouest"], { env: sandboxEnv(sandbox) });
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('no shop matches "pharmacie-ouest"');
+  });
+});
+
+describe("a shard without the shared snapshot", () => {
+  it("fails every shop of the shard with SNAPSHOT_MISSING (exit 4) and reads nothing from the catalogue; a shard with no shop has nothing to do", async () => {
+    const { configFile, out } = await writeShops();
+    const before = [streamRequests(), referenceRequests()];
+    const run = await runCli(["generate", "--config", configFile, "--shard", "1/2", "--source", "snapshot"], { env: sandboxEnv(sandbox) });
+    expect(run.code, run.stdout + run.stderr).toBe(4);
+    expect([streamRequests() - before[0]!, referenceRequests() - before[1]!]).toEqual([0, 0]);
+    const onShard = SHOPS.filter((s) => shardOf(s, 2) === 1);
+    expect(run.stdout).toContain(`Shops: ${onShard.length}, 0 ok`);
+    for (const shop of onShard) {
+      const manifest = JSON.parse(await readFile(join(out, shop, "manifest.json"), "utf8")) as { status: string; error?: { code: string; message: string } };
+      expect(manifest).toMatchObject({ status: "failed", error: { code: "SNAPSHOT_MISSING" } });
+      expect(manifest.error!.message).toContain("--catalogue-only");
+    }
+    // Seven shards for three shops: at least four hold none.
+    const empty = [1, 2, 3, 4, 5, 6, 7].find((i) => !SHOPS.some((s) => shardOf(s, 7) === i))!;
+    const idle = await runCli(["generate", "--config", configFile, "--shard", `${empty}/7`], { env: sandboxEnv(sandbox) });
+    expect(idle.code, idle.stderr).toBe(0);
+    expect(idle.stdout).toBe(`Shops: 0 of 3 on shard ${empty}/7; nothing to do\n`);
   });
 });
 
