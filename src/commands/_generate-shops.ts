@@ -16,9 +16,8 @@ import { WOULD_PUBLISH } from "../publish/run-state.js";
 import { alertCannotStart, alertDied, alertRecovered } from "../runwatch/alerts.js";
 import type { Fallback } from "../runwatch/fallback.js";
 import { beginWatch, type RunWatch } from "../runwatch/watch.js";
-import { endRun } from "./_run-end.js";
-import type { GenerateArgs } from "./generate.js";
-import { runOutcome } from "./generate.js";
+import { endRun, runOutcome } from "./_run-end.js";
+import type { GenerateArgs } from "./_generate-args.js";
 import { withInterrupts } from "./interrupts.js";
 
 /** What became of one shop: ok, or the error its run ends with. */
@@ -41,6 +40,8 @@ export function shopsLines(verdicts: readonly ShopVerdict[]): string {
   for (const v of bad) {
     const code = isPharmafeedError(v.error) ? v.error.code : "UNEXPECTED";
     lines.push(`  ${v.name}: ${code} (exit ${exitCodeFor(v.error)}): ${firstLine(v.error)}`);
+    // A refused config's first line only counts its problems: each one (file, JSON path, what is wrong) under it.
+    if (code === "CONFIG_INVALID") lines.push(...(v.error as Error).message.split("\n").slice(1).filter((l) => l.trim() !== "").map((l) => `    ${l.trim()}`));
   }
   for (const v of verdicts.filter((v) => v.error === undefined)) lines.push(`  ${v.name}: ok`);
   return lines.join("\n");

@@ -69,3 +69,19 @@ export async function endRun(end: RunEnd): Promise<unknown> {
   marked.context["reported"] = true;
   return marked;
 }
+
+/** Throws the run's error when a channel failed or was gated (the exit code); returns when every channel was published. */
+export function runOutcome({ manifest }: GenerateResult): void {
+  const failed = manifest.channels.filter((c) => typeof c.published === "string" && c.published.startsWith("failed"));
+  if (failed.length > 0) {
+    throw new PharmafeedError("CHANNEL_FAILED", `${failed.length} channel(s) failed: ${failed.map((c) => `${c.name} (${String(c.published)})`).join("; ")}`);
+  }
+  const gated = manifest.channels.filter((c) => typeof c.published === "string" && c.published.startsWith("gate"));
+  if (gated.length > 0) {
+    throw new PharmafeedError("GATE_TRIPPED", `not published, previous file kept: ${gated.map((c) => `${c.name} (${String(c.published)})`).join("; ")}`);
+  }
+  const problems = manifest.problems ?? [];
+  if (problems.length > 0) {
+    throw new PharmafeedError("RUN_DEGRADED", `every feed was published, but: ${problems.map((p) => (p.channel ? `${p.channel}: ${p.reason}` : p.reason)).join("; ")}`);
+  }
+}

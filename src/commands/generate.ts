@@ -12,7 +12,12 @@ import type { GenerateResult } from "../pipeline/run.js";
 import { formatSummary } from "../pipeline/summary.js";
 import { integerOption, workersFlag } from "./flags.js";
 import { WOULD_PUBLISH } from "../publish/run-state.js";
-import { endRun } from "./_run-end.js";
+import { endRun, runOutcome } from "./_run-end.js";
+import type { GenerateArgs } from "./_generate-args.js";
+
+export type { GenerateArgs };
+
+export { runOutcome };
 import { readFallback } from "../runwatch/fallback.js";
 import { beginWatch, type DiedRun } from "../runwatch/watch.js";
 import { alertCannotStart, alertDied, alertRecovered } from "../runwatch/alerts.js";
@@ -24,24 +29,6 @@ export function diedLine(died: DiedRun): string {
   return `Last run: died at ${died.diedAt} without finishing (started ${died.startedAt}); this run did its work again.`;
 }
 
-export interface GenerateArgs {
-  config: string;
-  channel?: string[];
-  output?: string;
-  "dry-run": boolean;
-  force: boolean;
-  retire?: string[];
-  workers?: number;
-  source?: "full" | "delta" | "snapshot";
-  reuse: boolean;
-  "log-format": LogFormat;
-  /** A config with shops: only these (names or globs). */
-  shops?: string[];
-  /** A config with shops: the shops of shard i of n. */
-  shard?: string;
-  /** A config with shops: read the catalogue into the shared snapshot, map no shop. */
-  "catalogue-only"?: boolean;
-}
 
 export function generateOptions<T>(yargs: Argv<T>) {
   return yargs
@@ -95,22 +82,6 @@ function fileList({ manifest, outputDir, previewDir }: GenerateResult, ran?: Rea
   }
   const files = manifest.channels.filter((c) => c.published === true && thisRun(c.name)).map((c) => `  ${path(outputDir, c.file)}${c.live?.gzip ? ` (+ .gz)` : ""}`);
   return files.length > 0 ? `\nPublished:\n${files.join("\n")}\n` : "";
-}
-
-/** Throws the run's error when a channel failed or was gated (the exit code); returns when every channel was published. */
-export function runOutcome({ manifest }: GenerateResult): void {
-  const failed = manifest.channels.filter((c) => typeof c.published === "string" && c.published.startsWith("failed"));
-  if (failed.length > 0) {
-    throw new PharmafeedError("CHANNEL_FAILED", `${failed.length} channel(s) failed: ${failed.map((c) => `${c.name} (${String(c.published)})`).join("; ")}`);
-  }
-  const gated = manifest.channels.filter((c) => typeof c.published === "string" && c.published.startsWith("gate"));
-  if (gated.length > 0) {
-    throw new PharmafeedError("GATE_TRIPPED", `not published, previous file kept: ${gated.map((c) => `${c.name} (${String(c.published)})`).join("; ")}`);
-  }
-  const problems = manifest.problems ?? [];
-  if (problems.length > 0) {
-    throw new PharmafeedError("RUN_DEGRADED", `every feed was published, but: ${problems.map((p) => (p.channel ? `${p.channel}: ${p.reason}` : p.reason)).join("; ")}`);
-  }
 }
 
 export const generateCommand: CommandModule<object, GenerateArgs> = {
