@@ -52,7 +52,12 @@ export interface MappingContext {
      * 4,096 descriptions (~14 MB per thread) for hits that real catalogues,
      * with a description per product, do not give.
      */
-    last: { product: Product | undefined; facts: ProductFacts | undefined; html: Map<string, string> };
+    last: { product: Product | undefined; facts: ProductFacts | undefined };
+    /**
+     * The owner of what is computed once per product whatever the offers (product-cache.ts): the
+     * same object in the contexts of every shop of a run (buildContext's `sharedWith`).
+     */
+    catalogue: object;
   };
 }
 
@@ -68,7 +73,23 @@ export interface ContextInput {
   priceUnit?: PriceUnit;
 }
 
-export function buildContext(input: ContextInput = {}): MappingContext {
+/**
+ * `sharedWith`: another shop's context of the same run (the same catalogue and reference lists):
+ * this one shares its reference data, its memos and what it computes once per product whatever
+ * the offers; only its offers, its clock and its last facts are its own.
+ */
+export function buildContext(input: ContextInput = {}, sharedWith?: MappingContext): MappingContext {
+  if (sharedWith) {
+    const now = input.now instanceof Date ? Math.floor(input.now.getTime() / 1000) : (input.now ?? sharedWith.clock.now);
+    return {
+      categories: sharedWith.categories,
+      brands: sharedWith.brands,
+      offers: input.offers === undefined || input.offers instanceof OffersIndex ? input.offers : OffersIndex.from(input.offers),
+      clock: new Clock(now),
+      priceUnit: input.priceUnit ?? sharedWith.priceUnit,
+      memo: { ancestors: sharedWith.memo.ancestors, paths: sharedWith.memo.paths, last: { product: undefined, facts: undefined }, catalogue: sharedWith.memo.catalogue },
+    };
+  }
   const categories = new Map<number, CategoryNode>();
   for (const c of input.categories ?? []) categories.set(c.id, c);
   const brands = new Map<number, BrandRecord>();
@@ -80,6 +101,6 @@ export function buildContext(input: ContextInput = {}): MappingContext {
     offers: input.offers === undefined || input.offers instanceof OffersIndex ? input.offers : OffersIndex.from(input.offers),
     clock: new Clock(now),
     priceUnit: input.priceUnit ?? "cents",
-    memo: { ancestors: new Map(), paths: new Map(), last: { product: undefined, facts: undefined, html: new Map() } },
+    memo: { ancestors: new Map(), paths: new Map(), last: { product: undefined, facts: undefined }, catalogue: {} },
   };
 }

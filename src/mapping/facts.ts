@@ -11,6 +11,8 @@ import { parseGtin, productGtins, type ProductGtins } from "./gtin.js";
 import { productWeight, type Measure } from "./measures.js";
 import { nationalCodes, type NationalCodes } from "./national-codes.js";
 import { lookupOffer, type Offer } from "./offers.js";
+import { intern } from "./locale-cache.js";
+import { perProduct } from "./product-cache.js";
 import type { Result } from "./reasons.js";
 import { normalizeVat } from "./vat.js";
 
@@ -81,7 +83,10 @@ function categoryFacts(product: Product, context: MappingContext) {
   return { category, categoryAncestors, categoryIds: [...all], extraCategories: extra };
 }
 
-export function computeFacts(product: Product, context: MappingContext): ProductFacts {
+/** The facts no offers file changes: computed once per product for every shop of a run (product-cache.ts). */
+type CatalogueFacts = Omit<ProductFacts, "offer" | "national" | "saleFrom" | "saleUntil">;
+
+function catalogueFacts(product: Product, context: MappingContext): CatalogueFacts {
   const gtins = productGtins(product);
   const types: string[] = [];
   for (const c of product.catalogCategories ?? []) {
@@ -92,7 +97,6 @@ export function computeFacts(product: Product, context: MappingContext): Product
   const brand = product.brands?.[0];
   const brandNames = brand === undefined ? [] : [brand.name, context.brands.get(brand.id)?.name].filter((n) => n !== null && n !== undefined);
   const mpn = typeof product.supplierReference === "string" ? product.supplierReference.trim() : "";
-  const offer = context.offers === undefined ? undefined : lookupOffer(context.offers, product.id, gtins.valid.map((g) => g.key));
   const categories = categoryFacts(product, context);
   const cip13 = code13(product.cip13);
   const acl13 = code13(product.acl13);
@@ -100,7 +104,6 @@ export function computeFacts(product: Product, context: MappingContext): Product
     gtins,
     cip13,
     acl13,
-    national: nationalCodes(product, cip13, acl13, offer?.codes),
     mpn: mpn === "" ? undefined : mpn,
     prescription: product.prescription === true,
     classes: productClasses(product),
@@ -115,10 +118,22 @@ export function computeFacts(product: Product, context: MappingContext): Product
     brandId: brand?.id,
     brandNames,
     vat: product.vat === null || product.vat === undefined ? undefined : normalizeVat(product.vat),
+    weight: productWeight(product),
+  };
+}
+
+const CATALOGUE_FACTS = intern("catalogue facts");
+
+export function computeFacts(product: Product, context: MappingContext): ProductFacts {
+  const base = perProduct(context.memo.catalogue, product, CATALOGUE_FACTS, () => catalogueFacts(product, context));
+  // The shop's own: its offer, the national codes it may add, the offer's sale dates.
+  const offer = context.offers === undefined ? undefined : lookupOffer(context.offers, product.id, base.gtins.valid.map((g) => g.key));
+  return {
+    ...base,
+    national: nationalCodes(product, base.cip13, base.acl13, offer?.codes),
     offer,
     saleFrom: offer?.saleFrom === undefined ? undefined : isoSeconds(offer.saleFrom),
     saleUntil: offer?.saleUntil === undefined ? undefined : isoSeconds(offer.saleUntil),
-    weight: productWeight(product),
   };
 }
 
@@ -129,6 +144,5 @@ export function productFacts(product: Product, context: MappingContext): Product
   const facts = computeFacts(product, context);
   last.product = product;
   last.facts = facts;
-  last.html.clear();
   return facts;
 }

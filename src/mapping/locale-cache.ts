@@ -15,32 +15,21 @@ import type { MappingContext } from "./context.js";
 import { selectImages, type ImagePlan } from "./photos.js";
 import { selectDescription, type DescriptionChoice } from "./text.js";
 import { localesWithText } from "./locale.js";
+import { perProduct, productHtml } from "./product-cache.js";
 
-interface ProductCache {
-  product: Product | undefined;
-  /** By setting key (see intern): small integers, as hashing a long key string on every call cost more than it saved. */
-  values: Map<number, unknown>;
+/** Per product, owned by the shop's context: what its offers can change. */
+function shared<T>(context: MappingContext, product: Product, key: number, compute: () => T): T {
+  return perProduct(context, product, key, compute);
 }
 
-const caches = new WeakMap<MappingContext, ProductCache>();
-
-/** The value under `key` for this product, computed once per product. */
-function shared<T>(context: MappingContext, product: Product, key: number, compute: () => T): T {
-  let cache = caches.get(context);
-  if (!cache) caches.set(context, (cache = { product: undefined, values: new Map() }));
-  if (cache.product !== product) {
-    cache.product = product;
-    cache.values.clear();
-  }
-  if (cache.values.has(key)) return cache.values.get(key) as T;
-  const value = compute();
-  cache.values.set(key, value);
-  return value;
+/** Per product, shared by every shop's context (memo.catalogue): what no offers file changes. */
+function catalogueShared<T>(context: MappingContext, product: Product, key: number, compute: () => T): T {
+  return perProduct(context.memo.catalogue, product, key, compute);
 }
 
 /** Settings written out in full, to the number that stands for them. */
 const interned = new Map<string, number>();
-function intern(text: string): number {
+export function intern(text: string): number {
   let key = interned.get(text);
   if (key === undefined) interned.set(text, (key = interned.size));
   return key;
@@ -77,8 +66,8 @@ function descriptionKey(settings: DescriptionSettings, chainKey: string): number
 
 /** selectDescription, shared by the channels with the same locale chain and description settings. */
 export function sharedDescription(product: Product, settings: DescriptionSettings, chain: readonly string[], chainKey: string, context: MappingContext): DescriptionChoice | undefined {
-  return shared(context, product, descriptionKey(settings, chainKey), () =>
-    selectDescription(product, settings.types, settings.targetGroup, chain, settings.maxLength, context.memo.last.html),
+  return catalogueShared(context, product, descriptionKey(settings, chainKey), () =>
+    selectDescription(product, settings.types, settings.targetGroup, chain, settings.maxLength, productHtml(context.memo.catalogue, product)),
   );
 }
 
@@ -96,16 +85,16 @@ function descriptionLocales(product: Product): string[] {
  * description settings: a product without one in its channels' languages is asked by each.
  */
 export function sharedDescriptionLocales(product: Product, settings: DescriptionSettings, context: MappingContext): string[] {
-  return shared(context, product, descriptionKey(settings, "*any single locale*"), () =>
-    shared(context, product, ALL_DESCRIPTION_LOCALES, () => descriptionLocales(product)).filter((l) =>
-      selectDescription(product, settings.types, settings.targetGroup, [l], settings.maxLength, context.memo.last.html),
+  return catalogueShared(context, product, descriptionKey(settings, "*any single locale*"), () =>
+    catalogueShared(context, product, ALL_DESCRIPTION_LOCALES, () => descriptionLocales(product)).filter((l) =>
+      selectDescription(product, settings.types, settings.targetGroup, [l], settings.maxLength, productHtml(context.memo.catalogue, product)),
     ),
   );
 }
 
 /** selectImages, shared by the channels with the same image plan (locale included). */
 export function sharedImages(product: Product, plan: ImagePlan, context: MappingContext): string[] {
-  return shared(context, product, planKey(plan), () => selectImages(product, plan));
+  return catalogueShared(context, product, planKey(plan), () => selectImages(product, plan));
 }
 
 /** The whole mapping settings, as a key: channels that differ only in layout, format or name map a product alike. */

@@ -20,8 +20,10 @@ export async function loadContext(
   config: LoadedConfig,
   now: Date,
   offers: OffersIndex | undefined,
-  /** Reference lists already at hand (a refresh from the snapshot): no request then. */
+  /** Reference lists already at hand (a refresh from the snapshot, or another shop's): no request then. */
   known?: ReferenceLists,
+  /** Another shop's context of the run: this one shares its reference data and per-product work (mapping/context.ts). */
+  sharedWith?: MappingContext,
 ): Promise<{ context: MappingContext; reference: ReferenceLists }> {
   let reference = known;
   if (!reference) {
@@ -34,6 +36,6 @@ export async function loadContext(
     ...(offers ? { offers } : {}),
     now,
     priceUnit: config.priceUnit,
-  });
+  }, sharedWith);
   return { context, reference };
 }

@@ -23,6 +23,7 @@ import { RunSource, type SourceMode } from "../snapshot/run-source.js";
 import { ChannelRun } from "./channel-run.js";
 import { feedMeta } from "./feed-meta.js";
 import { loadContext, type ReferenceLists } from "./load-context.js";
+import type { MappingContext } from "../mapping/context.js";
 import type { LoadedOffers } from "./offers-file.js";
 import type { RunParts } from "./run-parts.js";
 import { dispatch, type Target } from "./shard/dispatch.js";
@@ -97,7 +98,7 @@ function sourceEvents(logger: Logger, rejectedByCode: Record<string, number>): E
 }
 
 /** A shop's channels, mapping context and explain index, opened into its parts (a failure reaches everything to abort). */
-async function openShop(input: ProductsInput, shop: ShopProducts, known: ReferenceLists | undefined, userAgent: string): Promise<{ target: Target; state: StateLogSink; reference: ReferenceLists }> {
+async function openShop(input: ProductsInput, shop: ShopProducts, known: ReferenceLists | undefined, userAgent: string, sharedWith: MappingContext | undefined): Promise<{ target: Target; state: StateLogSink; reference: ReferenceLists }> {
   const { logger, started, dryRun } = input;
   const { config, outputDir, parts } = shop;
   const signal = input.signal ? { signal: input.signal } : {};
@@ -105,7 +106,7 @@ async function openShop(input: ProductsInput, shop: ShopProducts, known: Referen
     const images = await ImagePipeline.open({ outputDir, publicBaseUrl: config.publicBaseUrl as string, userAgent, now: started, dryRun, ...(input.images ? { options: input.images } : {}), ...signal });
     parts.useImages(images, logger);
   }
-  const { context, reference } = await loadContext(input.client, config, started, shop.offers?.parsed.offers, known);
+  const { context, reference } = await loadContext(input.client, config, started, shop.offers?.parsed.offers, known, sharedWith);
   const runs = config.channels.map((channel) => new ChannelRun(channel, shop.writeDir, feedMeta(config, channel, started), parts.images));
   parts.runs.push(...runs);
   const state = await StateLogSink.open({ outputDir, channels: runs.length, context, logger, dryRun });
@@ -138,7 +139,8 @@ export async function mapProducts(input: ProductsInput, shops: readonly ShopProd
   let reference: ReferenceLists | undefined = source.reference;
   const opened: Awaited<ReturnType<typeof openShop>>[] = [];
   for (const shop of shops) {
-    const one = await openShop(input, shop, reference, client.userAgent);
+    // Every shop's context shares the first one's reference data and per-product work: a product's facts, texts and photos are computed once for all shops.
+    const one = await openShop(input, shop, reference, client.userAgent, opened[0]?.target.context);
     reference = one.reference;
     opened.push(one);
   }

@@ -6,6 +6,7 @@ import { mapProduct, type MapResult } from "../../src/mapping/map-product.js";
 import { parseOffers } from "../../src/mapping/offers-parse.js";
 import type { ChannelMappingInput } from "../../src/mapping/settings.js";
 import { ASSET, channel, CODES, context, photo, product, withCheck } from "./fixtures.js";
+import { productHtml } from "../../src/mapping/product-cache.js";
 
 const hex1 = "00000001";
 
@@ -337,7 +338,7 @@ describe("mapProduct is total and stable", () => {
         return r.ok ? r.item.description : r.reasons[0]?.code;
       });
       expect(texts).toEqual([`Texte numéro ${i} & plus.`, expect.stringMatching(/^Texte num/)]);
-      expect(ctx.memo.last.html.size).toBe(1);
+      expect(productHtml(ctx.memo.catalogue, p).size).toBe(1);
     }
   });
 

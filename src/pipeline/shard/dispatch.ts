@@ -88,13 +88,14 @@ export interface DispatchOptions {
 /** The offers travel as SharedArrayBuffers: every worker reads the main thread's index, none gets a copy. */
 function shardInit(targets: readonly Target[]): ShardInit {
   return {
-    targets: targets.map(({ runs, context, explain }) => ({
+    targets: targets.map(({ runs, context, explain }, t) => ({
       explain: explain !== undefined,
       channels: runs.map((run) => {
         const max = run.imagesMaxAdditional;
         return { ...run.spec, ...(max === undefined ? {} : { imagesMaxAdditional: max }) };
       }),
-      context: { categories: [...context.categories.values()], brands: [...context.brands.values()], offers: context.offers?.share(), now: context.clock.now, priceUnit: context.priceUnit },
+      // The reference lists once: the other shops' contexts share the first one's (shard.ts).
+      context: { ...(t === 0 ? { categories: [...context.categories.values()], brands: [...context.brands.values()] } : {}), offers: context.offers?.share(), now: context.clock.now, priceUnit: context.priceUnit },
     })),
   };
 }

@@ -78,8 +78,10 @@ export class Shard {
   private readonly targets: TargetState[];
 
   constructor(init: ShardInit) {
+    // Every shop's context shares the first one's reference data and per-product work (mapping/context.ts).
+    let first: MappingContext | undefined;
     this.targets = init.targets.map((target) => ({
-      context: buildContext(target.context),
+      context: first ? buildContext(target.context, first) : (first = buildContext(target.context)),
       explain: target.explain === true,
       channels: target.channels.map((spec) => ({ mapper: new ChannelMapper(spec), rows: new ByteSink(), report: new ByteSink(), warnings: new ByteSink(), imagesMaxAdditional: spec.imagesMaxAdditional, failed: undefined, sampled: 0 })),
     }));
