@@ -3,14 +3,21 @@
  * (and processed images) from the output directory, until SIGTERM or SIGINT;
  * then stops accepting, lets the downloads in progress finish within the
  * grace period and exits 0. Settings: the config's `serve` section; flags win.
+ * A config of many shops: every shop under /<shop>/ on one port (serve/shops/server.ts).
  */
+import { join, resolve } from "node:path";
 import type { Argv, CommandModule } from "yargs";
-import { loadConfig } from "../config/load.js";
+import { loadConfig, loadShops, type LoadedShops } from "../config/load.js";
+import type { Env } from "../config/parse.js";
+import type { LoadedConfig } from "../config/types.js";
+import { PharmafeedError } from "../errors.js";
+import { statusProblems } from "../serve/check.js";
 import { followParent } from "../serve/parent-watch.js";
-import { createLogger, type LogFormat } from "../log.js";
+import type { FeedServer, ServeOptions } from "../serve/server.js";
+import { createLogger, type Logger, type LogFormat } from "../log.js";
 import { integerOption, PORT } from "./flags.js";
 
-interface ServeArgs {
+export interface ServeArgs {
   config: string;
   output?: string;
   host?: string;
@@ -33,47 +40,109 @@ function stopSignal(): Promise<string> {
   });
 }
 
+/** Catalogue credentials are not needed to serve; the serve secrets are (and are checked). */
+const serveLoad = (env: Env | undefined) => ({ checkCredentials: false, serve: true, ...(env ? { env } : {}) }) as const;
+
+function channelsOf(config: LoadedConfig): ServeOptions["channels"] {
+  return config.channels.map((c) => ({ name: c.name, preset: c.preset.name, access: c.access, mapping: c.mapping }));
+}
+
+/** What one output directory is served with: a config without shops, or one shop of many. */
+function siteOptions(config: LoadedConfig, outputDir: string, logger: Logger, reload: () => Promise<LoadedConfig>): ServeOptions {
+  return {
+    outputDir,
+    channels: channelsOf(config),
+    publicBaseUrl: config.publicBaseUrl,
+    ...(config.serve.status ? { status: config.serve.status } : {}),
+    shopName: config.shop.name,
+    // A shop of many: its page's suggested commands name the main file without --shop yet (notify/next-steps.ts quotes one word).
+    configFile: config.file,
+    logger,
+    stateSaveMs: config.serve.stateSaveMs,
+    maxFeedAgeHours: config.serve.maxFeedAgeHours,
+    ...(config.lock ? { runStaleAfterMs: config.lock.staleAfterMs } : {}),
+    ...(config.notify ? { notify: config.notify } : {}),
+    // A run that adds or renames a channel: its access rule is read from the config then.
+    reloadChannels: async () => channelsOf(await reload()),
+  };
+}
+
+async function startShops(args: ServeArgs, loaded: LoadedShops, logger: Logger, env: Env | undefined): Promise<FeedServer> {
+  const { startShopsServer } = await import("../serve/shops/server.js");
+  const outputDir = args.output === undefined ? loaded.outputDir : resolve(args.output);
+  const settings = loaded.shops[0]!.serve;
+  return startShopsServer({
+    outputDir,
+    shops: loaded.shops.map((shop) => {
+      const id = shop.shopId!;
+      const dir = args.output === undefined ? shop.outputDir : join(outputDir, id);
+      return { id, options: siteOptions(shop, dir, logger, () => loadConfig(args.config, { ...serveLoad(env), shop: id })) };
+    }),
+    refused: loaded.refused.map((r) => ({ id: r.name, error: r.error.message })),
+    operator: loaded.status,
+    host: args.host ?? settings.host,
+    port: args.port ?? settings.port,
+    logger,
+    accessLog: logger,
+    maxFeedAgeHours: settings.maxFeedAgeHours,
+  });
+}
+
+/** Many shops: one whose config loads is needed (the main file's serve settings come with it), and the operator's password must hold. */
+function checkShops(loaded: LoadedShops): void {
+  const problems = statusProblems(loaded.file, loaded.status);
+  if (loaded.shops.length === 0) problems.push(...loaded.refused.map((r) => r.error.message));
+  if (problems.length === 0) return;
+  const why = loaded.shops.length === 0 ? "no shop's config loads" : "configuration refused";
+  throw new PharmafeedError("CONFIG_INVALID", `${why} (serve):\n  ${problems.join("\n  ")}`, { context: { file: loaded.file } });
+}
+
+export interface Serving {
+  server: FeedServer;
+  logger: Logger;
+  /** serve.shutdownGraceMs. */
+  shutdownGraceMs: number;
+}
+
+/** Loads the config (one shop or many) and listens: the command without its signals (tests call it with an `env`). */
+export async function startServe(args: ServeArgs, options: { env?: Env; logger?: Logger } = {}): Promise<Serving> {
+  const { env } = options;
+  const loaded = await loadShops(args.config, serveLoad(env));
+  if (loaded.many) checkShops(loaded);
+  const config = loaded.shops[0]!;
+  const logger = options.logger ?? createLogger({ format: args["log-format"] ?? config.serve.logFormat });
+  let server: FeedServer;
+  if (loaded.many) {
+    server = await startShops(args, loaded, logger, env);
+    logger.info("serving", { url: server.url, output: args.output ?? loaded.outputDir, shops: loaded.shops.map((s) => s.shopId!).join(","), overview: loaded.status !== undefined });
+  } else {
+    const { startServer } = await import("../serve/server.js");
+    server = await startServer({
+      ...siteOptions(config, args.output ?? config.outputDir, logger, () => loadConfig(args.config, serveLoad(env))),
+      host: args.host ?? config.serve.host,
+      port: args.port ?? config.serve.port,
+      accessLog: logger,
+    });
+    logger.info("serving", { url: server.url, output: args.output ?? config.outputDir, statusPage: config.serve.status !== undefined });
+  }
+  return { server, logger, shutdownGraceMs: config.serve.shutdownGraceMs };
+}
+
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: "serve",
   describe: "Serve the published feeds (and images) to the marketplaces over HTTP",
   builder: (yargs) =>
     yargs
       .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
-      .option("output", { type: "string", describe: "output directory (default: from the config)" })
+      .option("output", { type: "string", describe: "output directory (default: from the config; many shops: each under <output>/<shop>)" })
       .option("host", { type: "string", describe: "address to listen on (default: serve.host, 127.0.0.1)" })
       .option("port", integerOption("port", PORT, { describe: "port (default: serve.port, 8080; 0 picks a free one)" }))
       .option("log-format", { choices: ["plain", "json"] as const, describe: "log lines on stderr (default: serve.logFormat)" }) as unknown as Argv<ServeArgs>,
   handler: async (args) => {
-    // Catalogue credentials are not needed to serve; the serve secrets are (and are checked).
-    const config = await loadConfig(args.config, { checkCredentials: false, serve: true });
-    const logger = createLogger({ format: args["log-format"] ?? config.serve.logFormat });
-    const signal = stopSignal();
-    const { startServer } = await import("../serve/server.js");
-    const server = await startServer({
-      outputDir: args.output ?? config.outputDir,
-      host: args.host ?? config.serve.host,
-      port: args.port ?? config.serve.port,
-      channels: config.channels.map((c) => ({ name: c.name, preset: c.preset.name, access: c.access, mapping: c.mapping })),
-      publicBaseUrl: config.publicBaseUrl,
-      ...(config.serve.status ? { status: config.serve.status } : {}),
-      shopName: config.shop.name,
-      configFile: config.file,
-      logger,
-      accessLog: logger,
-      stateSaveMs: config.serve.stateSaveMs,
-      maxFeedAgeHours: config.serve.maxFeedAgeHours,
-      ...(config.lock ? { runStaleAfterMs: config.lock.staleAfterMs } : {}),
-      ...(config.notify ? { notify: config.notify } : {}),
-      // A run that adds or renames a channel: its access rule is read from the config then.
-      reloadChannels: async () => {
-        const again = await loadConfig(args.config, { checkCredentials: false, serve: true });
-        return again.channels.map((c) => ({ name: c.name, preset: c.preset.name, access: c.access, mapping: c.mapping }));
-      },
-    });
-    logger.info("serving", { url: server.url, output: args.output ?? config.outputDir, statusPage: config.serve.status !== undefined });
-    const received = await signal;
-    logger.info("shutting down: finishing the downloads in progress", { signal: received, graceMs: config.serve.shutdownGraceMs });
-    await server.close(config.serve.shutdownGraceMs);
+    const { server, logger, shutdownGraceMs } = await startServe(args);
+    const received = await stopSignal();
+    logger.info("shutting down: finishing the downloads in progress", { signal: received, graceMs: shutdownGraceMs });
+    await server.close(shutdownGraceMs);
     logger.info("stopped");
   },
 };

@@ -58,8 +58,8 @@ function verdictHtml(v: GoogleVerdict): string {
   return `<li><strong>${e(v.offerId)}</strong> · ${e(v.channel)}: ${countries || e(v.state)}${issues ? `<ul>${issues}</ul>` : ""}</li>`;
 }
 
-/** The section's HTML, or "" when no read-back kept anything. */
-export function googleSection(outputReal: string, query: string, lang: Language = "en"): string {
+/** The section's HTML, or "" when no read-back kept anything; `base`: the status page's path ("" at the root, "/<shop>" for a shop of many). */
+export function googleSection(outputReal: string, query: string, lang: Language = "en", base = ""): string {
   const w = WORDS[lang];
   let store: MerchantStore | undefined;
   try {
@@ -74,7 +74,7 @@ export function googleSection(outputReal: string, query: string, lang: Language 
     const search = query === "" ? "" : `<h3>${e(w.matching)} <q>${e(query)}</q></h3>${found.length === 0 ? `<p class="muted">${e(w.none)}</p>` : `<ul class="small">${found.map(verdictHtml).join("")}</ul>`}`;
     return (
       `<section class="card google"><h2>Google Merchant Center <small>${e(w.title)}</small></h2>${search}` +
-      `${feeds.map((f) => feedHtml(f, lang)).join("")}<p class="small"><a href="/status/reports/google-issues.csv">google-issues.csv</a> ${e(w.csv)}</p></section>`
+      `${feeds.map((f) => feedHtml(f, lang)).join("")}<p class="small"><a href="${e(base)}/status/reports/google-issues.csv">google-issues.csv</a> ${e(w.csv)}</p></section>`
     );
   } finally {
     store.close();

@@ -8,6 +8,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../log.js";
 
 export interface AccessRecord {
+  /** Many shops: the shop whose path was asked for (shops.ts). */
+  shop?: string;
   /** Known once the route resolves the file to a channel. */
   channel?: string;
   /** Body bytes handed to the socket. */
@@ -21,6 +23,7 @@ export function logWhenDone(logger: Logger, req: IncomingMessage, res: ServerRes
     const ms = Number(process.hrtime.bigint() - startedNs) / 1e6;
     logger.info(`${req.method ?? "?"} ${record.path}`, {
       status: res.statusCode,
+      shop: record.shop,
       channel: record.channel,
       bytes: record.bytes,
       ms: Math.round(ms * 10) / 10,

@@ -23,12 +23,14 @@ function basicProblems(user: string, password: string): [string, string][] {
   return out;
 }
 
+/** A status page's credentials (a shop's, or the operator's of many shops): one line per problem. */
+export function statusProblems(file: string, status: { user: string; password: string } | undefined): string[] {
+  return status ? basicProblems(status.user, status.password).map(([key, message]) => `${file}: serve.status.${key}: ${message}`) : [];
+}
+
 /** One line per problem, `file: path: message`, like the rest of the config checks. */
 export function serveConfigProblems({ file, serve, channels }: Checked): string[] {
-  const lines: string[] = [];
-  if (serve.status) {
-    for (const [key, message] of basicProblems(serve.status.user, serve.status.password)) lines.push(`${file}: serve.status.${key}: ${message}`);
-  }
+  const lines = statusProblems(file, serve.status);
   for (const { configFile, access } of channels) {
     if (access.mode === "basic") {
       for (const [key, message] of basicProblems(access.user, access.password)) lines.push(`${configFile}: access.${key}: ${message}`);

@@ -6,6 +6,7 @@
  * double encoding (%25), a leading dot (temporaries), non-ASCII, absolute-form
  * targets, overlong paths. safe-open.ts checks the real path again (defence in depth).
  */
+import type { AccessConfig } from "../config/schema.js";
 import { TOKEN_PATTERN } from "./check.js";
 
 export type Target =
@@ -103,4 +104,22 @@ export function loggablePath(rawUrl: string | undefined, target: Target, redact:
   if (target.kind === "feed" && target.token !== undefined) url = url.replace(target.token, "<token>");
   // A refused path may still hold a token-like segment (another channel's, a guess): drop any such segment.
   return url.replace(/\/feeds\/[A-Za-z0-9_-]{24,}(?=\/|$|\?)/g, "/feeds/<token>").slice(0, 300);
+}
+
+/**
+ * Every channel token `serve` has known since it started, as one redactor: tokens of channels a
+ * reload adds join it; those of removed channels stay (they are still secrets). Shared by every
+ * shop of a many-shop server, so that one shop's token sent to another's path is never logged.
+ */
+export class TokenList {
+  private readonly tokens = new Set<string>();
+  private redactor = tokenRedactor([]);
+
+  add(channels: readonly { access: AccessConfig }[]): void {
+    const before = this.tokens.size;
+    for (const c of channels) if (c.access.mode === "token") this.tokens.add(c.access.token);
+    if (this.tokens.size !== before) this.redactor = tokenRedactor([...this.tokens]);
+  }
+
+  readonly redact = (text: string): string => this.redactor(text);
 }

@@ -11,7 +11,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname } from "node:path";
 import type { AccessConfig } from "../config/schema.js";
 import type { Logger } from "../log.js";
-import { runState, type RunState } from "../publish/run-state.js";
 import { presented, verdict } from "./access.js";
 import type { BotVerifier } from "./bot-verify.js";
 import { marketplaceOf } from "./bots.js";
@@ -23,8 +22,8 @@ import { sendFile, type SendOptions } from "./send.js";
 import { SharedFile } from "./shared-file.js";
 import { statusChanges, statusPage, statusReport, statusScript, type StatusContext } from "./status/handler.js";
 import { acceptsGzip } from "./validators.js";
-import { destinationsView } from "../publish/destination-record.js";
-import { IMAGES_DIR, MANIFEST_FILE } from "../core/layout.js";
+import { IMAGES_DIR } from "../core/layout.js";
+import { healthOf } from "./health.js";
 
 export interface RouteContext extends StatusContext {
   logger: Logger;
@@ -34,7 +33,7 @@ export interface RouteContext extends StatusContext {
 const IMAGE_TYPES: Record<string, string> = { ".jpg": "image/jpeg", ".png": "image/png", ".webp": "image/webp" };
 const YEAR = 365 * 24 * 3600;
 
-function text(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+export function text(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", ...headers });
   res.end(res.req.method === "HEAD" ? undefined : `${body}\n`);
 }
@@ -98,52 +97,20 @@ async function image(req: IncomingMessage, res: ServerResponse, name: string, ct
   await file.retire();
 }
 
-/**
- * The body of /healthz and /monitor: runState (the status page says the same),
- * the manifest's age and how many feeds are served.
- */
-async function health(ctx: RouteContext): Promise<{ state: RunState; body: Record<string, unknown>; feedsServed: number }> {
-  const { manifest, from, feeds } = await ctx.live.current();
-  const now = ctx.now();
-  const state = runState(manifest, now, ctx.maxFeedAgeHours);
-  const body = manifest
-    ? {
-        status: state.status,
-        run: manifest.status,
-        lastRunEndedAt: manifest.endedAt,
-        manifestAgeSeconds: Math.round((now.getTime() - Date.parse(manifest.endedAt)) / 1000),
-        feedsServed: feeds.length,
-        ...(state.newestFeedAt === undefined ? {} : { newestFeedAt: state.newestFeedAt, newestFeedAgeHours: state.newestFeedAgeHours }),
-        maxFeedAgeHours: state.maxFeedAgeHours,
-        ...(state.unpublished.length > 0 ? { unpublished: state.unpublished } : {}),
-        // What else the run could not do: a served feed the config no longer names, kept state, ...
-        ...(state.problems.length > 0 ? { problems: state.problems } : {}),
-        ...(state.error ? { error: state.error } : {}),
-        ...(state.pinned.length > 0 ? { pinned: state.pinned } : {}),
-        // Where the feeds were pushed (S3, SFTP, FTP) and how the last push went.
-        ...(manifest.channels.some((c) => c.destinations) ? { destinations: destinationsView(manifest.channels) } : {}),
-        summary: state.summary,
-        // For a monitor: manifest.json is lost and the feeds come from the last run's copy.
-        ...(from !== undefined && from !== MANIFEST_FILE ? { manifestFrom: from } : {}),
-      }
-    : { status: "no-manifest", feedsServed: 0, summary: state.summary };
-  return { state, body, feedsServed: feeds.length };
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
+export function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
   res.end(res.req.method === "HEAD" ? undefined : `${JSON.stringify(body)}\n`);
 }
 
 /** For a load balancer: 200 while any feed is served, whatever the last run did (the body says ok, degraded or stale). */
 async function healthz(res: ServerResponse, ctx: RouteContext): Promise<void> {
-  const { body, feedsServed } = await health(ctx);
+  const { body, feedsServed } = await healthOf(ctx.live, ctx.now(), ctx.maxFeedAgeHours);
   json(res, feedsServed > 0 ? 200 : 503, body);
 }
 
 /** For an uptime monitor: 503 unless the last run published every channel and the feeds are recent. */
 async function monitor(res: ServerResponse, ctx: RouteContext): Promise<void> {
-  const { state, body } = await health(ctx);
+  const { state, body } = await healthOf(ctx.live, ctx.now(), ctx.maxFeedAgeHours);
   json(res, state.alert ? 503 : 200, body);
 }
 

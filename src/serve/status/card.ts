@@ -35,7 +35,7 @@ function fallbackLabel(key: string, w: Words): string {
 }
 
 function feedUrl(input: StatusInput, channel: StatusChannel, file: string, w: Words): string {
-  if (!input.publicBaseUrl) return `<code class="url">/feeds/${e(file)}</code><br><span class="muted">${e(w.noBaseUrl)}</span>`;
+  if (!input.publicBaseUrl) return `<code class="url">${e(input.base ?? "")}/feeds/${e(file)}</code><br><span class="muted">${e(w.noBaseUrl)}</span>`;
   const base = input.publicBaseUrl.replace(/\/+$/, "");
   const url = channel.access === "token" ? `${base}/feeds/<token>/${file}` : `${base}/feeds/${file}`;
   const id = `url-${channel.name}`;
@@ -68,7 +68,7 @@ function pointOf(c: ChannelEntry): RunPoint {
  * statusChanges). Said of the file online: only when this run published it and it is still the one
  * online (a held run's figures say what it would have changed, in the reason).
  */
-function changesLine(channel: string, entry: ChannelEntry, lang: Language): string {
+function changesLine(channel: string, entry: ChannelEntry, lang: Language, base: string): string {
   const c = entry.changes;
   // The entry's file must be the one online (a rollback since put another back).
   if (!c || entry.published !== true || entry.live?.sha256 !== entry.sha256 || entry.live.pinned) return "";
@@ -77,7 +77,7 @@ function changesLine(channel: string, entry: ChannelEntry, lang: Language): stri
   const any = c.added + c.removed + c.prices + c.availability + c.titles + c.links + c.images > 0;
   const more = c.availability + c.titles + c.links + c.images > 0 ? ` · ${fill(words.more, { availability: n(c.availability), titles: n(c.titles), links: n(c.links), images: n(c.images) })}` : "";
   const text = any ? fill(words.line, { added: n(c.added), removed: n(c.removed), prices: n(c.prices) }) + more : words.none;
-  return `<dt></dt><dd class="changes">${e(text)} <a href="/status/changes/${encodeURIComponent(channel)}">${e(RUN_WORDS[lang].detail)}</a></dd>`;
+  return `<dt></dt><dd class="changes">${e(text)} <a href="${e(base)}/status/changes/${encodeURIComponent(channel)}">${e(RUN_WORDS[lang].detail)}</a></dd>`;
 }
 
 /** The rows that left products out of this run's file, each with its source, the date it was verified and the count. */
@@ -124,8 +124,8 @@ export function card(input: StatusInput, channel: StatusChannel, entry: ChannelE
     return c ? [{ ...pointOf(c), at: m.startedAt }] : [];
   });
   const reports =
-    `<a href="/status/reports/${encodeURIComponent(`${channel.name}.csv`)}" download>${e(w.exclusions)}</a> · ` +
-    `<a href="/status/reports/${encodeURIComponent(warningsReportName(channel.name))}" download>${e(w.warningsCsv)}</a>`;
+    `<a href="${e(input.base ?? "")}/status/reports/${encodeURIComponent(`${channel.name}.csv`)}" download>${e(w.exclusions)}</a> · ` +
+    `<a href="${e(input.base ?? "")}/status/reports/${encodeURIComponent(warningsReportName(channel.name))}" download>${e(w.warningsCsv)}</a>`;
   const runFigures = failedRun
     ? ""
     : `<dt>${runLabel(r.leftOutByRun)}</dt><dd>${excluded === 0 ? `<span class="muted">${e(w.none)}</span>` : `${count(excluded, lang)} ${e(w.products)}${countList(entry.excluded, (code) => reasonLabel(code, lang), w, lang)}`}</dd>` +
@@ -135,7 +135,7 @@ export function card(input: StatusInput, channel: StatusChannel, entry: ChannelE
     `<section class="card">${head}<dl>` +
     `<dt>${e(w.url)}</dt><dd>${feedUrl(input, channel, live?.file ?? entry.file, w)}</dd>` +
     `<dt>${e(r.onlineFile)}</dt><dd>${online}${pin}</dd>` +
-    changesLine(channel.name, entry, lang) +
+    changesLine(channel.name, entry, lang, input.base ?? "") +
     `<dt>${e(w.lastRun)}</dt><dd>${failedRun ? "" : `${e(itemsText(entry.items, lang))} · `}${gate}</dd>` +
     runFigures +
     (failedRun ? "" : healthLine(input, channel.name, entry, lang)) +

@@ -39,18 +39,27 @@ export interface StatusContext {
   now: () => Date;
   /** serve.maxFeedAgeHours: older than this, the feeds are stale (as /healthz says). */
   maxFeedAgeHours: number;
+  /** The path the page is served under: "" at the root, "/<shop>" for a shop of many. */
+  base?: string;
+  /** Many shops: the operator's credentials (the main file's serve.status), let in beside the shop's own. */
+  operator?: { user: string; password: string } | undefined;
 }
 
 type Text = (res: ServerResponse, status: number, body: string, headers?: Record<string, string>) => void;
 
 /** Whether the request may see the status page; answers 404/401 itself when not. */
 function allowed(req: IncomingMessage, res: ServerResponse, ctx: StatusContext, text: Text): boolean {
-  if (!ctx.status) {
+  if (!ctx.status && !ctx.operator) {
     text(res, 404, "not found (the status page needs serve.status credentials in the config)");
     return false;
   }
-  if (!checkBasic(req.headers, ctx.status.user, ctx.status.password)) {
-    text(res, 401, "authentication required", { "WWW-Authenticate": 'Basic realm="status", charset="UTF-8"' });
+  // Both compared whenever both exist, so that the time taken does not tell whose credentials were sent.
+  const shop = ctx.status !== undefined && checkBasic(req.headers, ctx.status.user, ctx.status.password);
+  const operator = ctx.operator !== undefined && checkBasic(req.headers, ctx.operator.user, ctx.operator.password);
+  if (!shop && !operator) {
+    // A realm per shop: a browser does not offer one shop's saved password on another's page.
+    const realm = ctx.base ? `status ${ctx.base.slice(1)}` : "status";
+    text(res, 401, "authentication required", { "WWW-Authenticate": `Basic realm="${realm}", charset="UTF-8"` });
     return false;
   }
   return true;
@@ -98,7 +107,8 @@ export async function statusPage(req: IncomingMessage, res: ServerResponse, ctx:
     publicBaseUrl: ctx.publicBaseUrl,
     configFile: ctx.configFile,
     ...(query === "" ? {} : { search: { query, html: found ?? "<p>—</p>" } }),
-    google: googleSection(ctx.outputReal, query, lang),
+    google: googleSection(ctx.outputReal, query, lang, ctx.base ?? ""),
+    ...(ctx.base ? { base: ctx.base } : {}),
   });
   res.writeHead(200, {
     ...HEADERS,

@@ -50,6 +50,8 @@ export interface StatusInput {
   policy?: ReadonlyMap<string, ReadonlyMap<string, PolicyRule>>;
   /** Rows past their re-check date (`pharmafeed policy --check`), oldest first. */
   policyDue?: readonly PolicyRule[];
+  /** The path the page is served under: "" at the root, "/<shop>" for a shop of many (every link starts with it). */
+  base?: string;
 }
 
 /** A part of the page: the HTML of one section (or "" to leave it out). */
@@ -59,7 +61,7 @@ function searchForm(input: StatusInput, lang: Language): string {
   const w = WORDS[lang];
   const query = input.search?.query;
   return (
-    `<form class="search band" method="get" action="/" role="search"><label for="q">${e(w.search)}</label>` +
+    `<form class="search band" method="get" action="${e(input.base ?? "")}/" role="search"><label for="q">${e(w.search)}</label>` +
     `<div class="row"><input id="q" name="q" type="search" value="${e(query ?? "")}" placeholder="${e(w.searchHelp)}" autocomplete="off">` +
     `<input type="hidden" name="lang" value="${lang}"><button type="submit">${e(w.searchButton)}</button></div>` +
     `<p class="muted small" data-refresh="${query ? "off" : "60"}">${e(w.refresh)}</p></form>`
@@ -81,18 +83,19 @@ const google: Section = (input) => input.google ?? "";
 
 export const SECTIONS: Section[] = [onlineSection, runSection, policyDueSection, searchForm, searchResults, cards, google];
 
-function languageSwitch(lang: Language, w: Words, query: string | undefined): string {
+function languageSwitch(lang: Language, w: Words, query: string | undefined, base: string): string {
   const q = query ? `&amp;q=${e(encodeURIComponent(query))}` : "";
-  return `<nav class="lang" aria-label="${e(w.language)}">${LANGUAGES.map((l) => `<a href="/?lang=${l}${q}" lang="${l}"${l === lang ? ` aria-current="true"` : ""}>${l.toUpperCase()}</a>`).join(" ")}</nav>`;
+  return `<nav class="lang" aria-label="${e(w.language)}">${LANGUAGES.map((l) => `<a href="${e(base)}/?lang=${l}${q}" lang="${l}"${l === lang ? ` aria-current="true"` : ""}>${l.toUpperCase()}</a>`).join(" ")}</nav>`;
 }
 
 export function renderStatusPage(input: StatusInput): string {
   const lang = input.lang ?? "en";
   const w = WORDS[lang];
+  const base = input.base ?? "";
   return (
     `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<title>${e(input.shopName)}: ${e(w.feeds)}</title><style>${STYLE}</style><script src="/status.js" defer></script></head><body>` +
-    `<header><div class="top"><h1>${e(input.shopName)}: ${e(w.feeds)}</h1>${languageSwitch(lang, w, input.search?.query)}</div></header>` +
+    `<title>${e(input.shopName)}: ${e(w.feeds)}</title><style>${STYLE}</style><script src="${e(base)}/status.js" defer></script></head><body>` +
+    `<header><div class="top"><h1>${e(input.shopName)}: ${e(w.feeds)}</h1>${languageSwitch(lang, w, input.search?.query, base)}</div></header>` +
     `<main>${SECTIONS.map((section) => section(input, lang)).join("")}</main></body></html>`
   );
 }

@@ -83,10 +83,10 @@ function offersFigures(o: { accepted: number; refused: number; rows?: number | u
   return `<span class="${refused > 0 ? "warn" : "ok"}">${e(text)}</span>${problems}`;
 }
 
-function offersLine(m: Manifest, lang: Language): string {
+function offersLine(m: Manifest, lang: Language, base: string): string {
   const w = WORDS[lang];
   const r = RUN_WORDS[lang];
-  const link = `<a href="/status/reports/_offers.csv" download>${e(w.offersReport)}</a>`;
+  const link = `<a href="${e(base)}/status/reports/_offers.csv" download>${e(w.offersReport)}</a>`;
   if (m.offersRefused) {
     const o = m.offersRefused;
     return (
@@ -131,7 +131,7 @@ export function runSection(input: StatusInput, lang: Language): string {
       `${m.sync ? ` · ${syncLine(m.sync, input.now, lang)}` : ""}</p>`;
   return (
     `<section class="band" aria-labelledby="run-h"><h2 id="run-h">${e(r.runTitle)}: ${when(m.startedAt, input.now, lang)}</h2>` +
-    `<p><strong class="${cls}" data-state="${state.state}">${e(words)}</strong>${stays}</p>${whyList}${next}${counts}${offersLine(m, lang)}</section>`
+    `<p><strong class="${cls}" data-state="${state.state}">${e(words)}</strong>${stays}</p>${whyList}${next}${counts}${offersLine(m, lang, input.base ?? "")}</section>`
   );
 }
 
