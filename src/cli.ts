@@ -13,7 +13,7 @@ import { finalErrorFormat } from "./log.js";
 import { VERSION } from "./version.js";
 
 /** Flags that take several values, each given with its own flag (`--channel a --channel b`). */
-const REPEATABLE = new Set(["channel", "id", "retire"]);
+const REPEATABLE = new Set(["channel", "id", "retire", "shops"]);
 
 /**
  * A flag given twice, as `--x`, `--no-x` or `--x=v`: refused (yargs would make a value flag an

@@ -163,7 +163,18 @@ async function resolveShop(file: string, main: { raw: Record<string, unknown>; d
   const { env, options, problems } = scope;
   const before = problems.lines.length;
   const channelTolerate = [...(options.serve === true ? [] : CHANNEL_SERVE_SECRETS), ...scope.destinationSecrets];
-  const channels = (await Promise.all(spec.channels.map((entry) => loadChannel(entry, env, problems, channelTolerate, spec.destinations ?? [])))).filter((c): c is LoadedChannel => c !== undefined);
+  const channels = (
+    await Promise.all(
+      spec.channels.map(async (entry) => {
+        // A shop's channel file that is not there: said where the shop names it (its file, `channels[i]`).
+        if (entry.namedAt && !(await exists(entry.file))) {
+          problems.add(entry.namedAt.file, entry.namedAt.path, `no such file ${entry.file}`);
+          return undefined;
+        }
+        return loadChannel(entry, env, problems, channelTolerate, spec.destinations ?? []);
+      }),
+    )
+  ).filter((c): c is LoadedChannel => c !== undefined);
   const where = spec.file ?? file;
   // `{{{shopUrl}}}` in a shared channel file's templates is each shop's own domain.
   for (const channel of channels) channel.mapping.link.shopUrl = spec.shop.url.replace(/\/+$/, "");
@@ -296,7 +307,7 @@ export interface LoadedShops {
   many: boolean;
   shops: LoadedConfig[];
   /** Shops whose own file (or channel files) were refused: CONFIG_INVALID each. */
-  refused: { name: string; file: string; error: PharmafeedError }[];
+  refused: { name: string; file: string; error: PharmafeedError; problems: string[] }[];
   /** Many: the main file's serve.status, the operator's credentials (serve's overview of every shop). */
   status?: { user: string; password: string };
 }
@@ -340,11 +351,11 @@ export async function loadShops(configFile: string, options: LoadOptions & { sel
     problems.lines.push(...entry.problems);
     const loaded = entry.spec && problems.lines.length === 0 ? await resolveShop(file, main, entry.spec, { ...scope, problems }) : undefined;
     if (loaded && problems.lines.length === 0) result.shops.push(loaded);
-    else result.refused.push({ name: entry.name, file: entry.file, error: refused(entry.file, problems) });
+    else result.refused.push({ name: entry.name, file: entry.file, error: refused(entry.file, problems), problems: problems.lines });
   }
   if (options.strict === true && result.refused.length > 0) {
     const all = new Problems();
-    for (const r of result.refused) all.fromError(r.error);
+    for (const r of result.refused) all.lines.push(...r.problems);
     throw refused(file, all);
   }
   return result;
@@ -357,7 +368,7 @@ export async function loadShops(configFile: string, options: LoadOptions & { sel
 export async function loadConfig(configFile: string, options: LoadOptions = {}): Promise<LoadedConfig> {
   const loaded = await loadShops(configFile, { ...options, strict: true, ...(options.shop !== undefined ? { select: { names: [options.shop] } } : {}) });
   if (!loaded.many) {
-    if (options.shop !== undefined) throw new PharmafeedError("CONFIG_INVALID", `--shop ${options.shop}: ${loaded.file} names no shops (it is one shop: leave --shop out)`, { context: { file: loaded.file } });
+    if (options.shop !== undefined) throw new PharmafeedError("USAGE", `--shop ${options.shop}: ${loaded.file} names no shops (it is one shop: leave --shop out)`, { context: { file: loaded.file } });
     return loaded.shops[0]!;
   }
   if (loaded.shops.length === 1 && options.shop !== undefined) return loaded.shops[0]!;

@@ -13,7 +13,7 @@ import { PharmafeedError } from "../errors.js";
 import { RESERVED_OUTPUT_NAMES } from "../core/layout.js";
 import type { DestinationConfig } from "../destinations/settings.js";
 import { type Env, isPlainObject, parseFile, Problems } from "./parse.js";
-import type { MainConfig } from "./schema.js";
+import { type MainConfig, ShopName } from "./schema.js";
 import { ShopFile } from "./shop-file.js";
 import type { LoadedConfig } from "./types.js";
 
@@ -21,6 +21,8 @@ import type { LoadedConfig } from "./types.js";
 export interface ChannelEntry {
   file: string;
   over?: Record<string, unknown>;
+  /** Where a shop's channel is named (the shop file's or the main file's `channels[i]`): a file that is not there is said there. */
+  namedAt?: { file: string; path: string };
 }
 
 /** One shop's settings over the main file's (a config without `shops` is its own one shop). */
@@ -64,6 +66,8 @@ export interface ShopEntry {
   file: string;
   spec?: ShopSpec;
   problems: string[];
+  /** Its name is no shop's (invalid, reserved): the main file's problem, since a refused shop's record goes to output/<name>/. */
+  nameProblems: string[];
 }
 
 export interface ShopScope {
@@ -79,6 +83,7 @@ export async function readShopFiles(file: string, main: MainConfig, files: reado
   const entries = await Promise.all(files.map((f) => readShopFile(file, main, f, scope)));
   const seen = new Map<string, string>();
   for (const entry of entries) {
+    problems.lines.push(...entry.nameProblems);
     const other = seen.get(entry.name);
     if (other) problems.add(entry.file, "name", `shop "${entry.name}" is also ${other}`);
     seen.set(entry.name, entry.file);
@@ -90,18 +95,21 @@ async function readShopFile(mainFile: string, main: MainConfig, file: string, sc
   const problems = new Problems();
   const parsed = await parseFile(file, ShopFile, scope.env, problems, scope.tolerate, scope.optional);
   const fallbackName = basename(file, extname(file)).toLowerCase();
-  const name = parsed.data?.name ?? (typeof parsed.raw["name"] === "string" ? parsed.raw["name"] : fallbackName);
-  if (parsed.data && parsed.data.name === undefined && !/^[a-z0-9][a-z0-9-]{0,62}$/.test(fallbackName)) {
-    problems.add(file, "name", `the file's name "${fallbackName}" is no shop name (lower-case letters, digits and dashes): say one with "name"`);
-  }
-  if (RESERVED_OUTPUT_NAMES.has(name) || SERVE_ROOT_NAMES.has(name)) problems.add(file, "name", `"${name}" is a name pharmafeed uses itself (the output directory, or serve's root)`);
+  const named = typeof parsed.raw["name"] === "string";
+  const name = parsed.data?.name ?? (named ? (parsed.raw["name"] as string) : fallbackName);
+  // The name is the shop's folder: one that is no shop name ("..", "Pharmacie Nord") or a reserved one refuses every shop.
+  const naming = new Problems();
+  if (!ShopName.safeParse(name).success) {
+    if (named) naming.add(file, "name", `"${name}" is no shop name (lower-case letters, digits and dashes, at most 63)`);
+    else naming.add(file, "name", `the file's name "${fallbackName}" is no shop name (lower-case letters, digits and dashes): say one with "name"`);
+  } else if (RESERVED_OUTPUT_NAMES.has(name) || SERVE_ROOT_NAMES.has(name)) naming.add(file, "name", `"${name}" is a name pharmafeed uses itself (the output directory, or serve's root)`);
   const data = parsed.data;
-  if (!data || problems.lines.length > 0) return { name, file, problems: problems.lines };
+  if (!data || problems.lines.length > 0 || naming.lines.length > 0) return { name, file, problems: problems.lines, nameProblems: naming.lines };
   const base = dirname(file);
   const mainBase = dirname(mainFile);
   const channels: ChannelEntry[] = data.channels
-    ? data.channels.map((c) => (typeof c === "string" ? { file: resolve(base, c) } : { file: resolve(base, c.file), over: withoutFile(c) }))
-    : (main.channels ?? []).map((c) => ({ file: resolve(mainBase, c) }));
+    ? data.channels.map((c, i) => ({ ...(typeof c === "string" ? { file: resolve(base, c) } : { file: resolve(base, c.file), over: withoutFile(c) }), namedAt: { file, path: `channels[${i}]` } }))
+    : (main.channels ?? []).map((c, i) => ({ file: resolve(mainBase, c), namedAt: { file: mainFile, path: `channels[${i}]` } }));
   if (channels.length === 0) problems.add(file, "channels", "a list of channel files is needed (the main file names none for every shop)");
   const notify = data.notify ?? main.notify;
   // The shop's language speaks its alerts, unless its own notify section says another.
@@ -120,7 +128,7 @@ async function readShopFile(mainFile: string, main: MainConfig, file: string, sc
     notify: notify && data.language && !ownLanguage ? { ...notify, language: data.language } : notify,
     ...(data.language ? { language: data.language } : {}),
   };
-  return { name, file, spec, problems: problems.lines };
+  return { name, file, spec, problems: problems.lines, nameProblems: [] };
 }
 
 function withoutFile(entry: Record<string, unknown>): Record<string, unknown> {
