@@ -330,7 +330,8 @@ export async function loadShops(configFile: string, options: LoadOptions & { sel
   const listed = main.data?.shops ?? (typeof main.raw["shops"] === "string" || Array.isArray(main.raw["shops"]) ? (main.raw["shops"] as string | string[]) : undefined);
   if (listed === undefined) {
     const one = await resolveShop(file, main, ownShop(file, main), scope);
-    if (!one) throw refused(file, scope.problems);
+    // The main file's own problems (a secret written in it) leave its data parsed: they refuse it all the same.
+    if (!one || scope.problems.lines.length > 0) throw refused(file, scope.problems);
     return { file, names: [], outputDir: one.outputDir, many: false, shops: [one], refused: [] };
   }
   const files = await shopFiles(file, listed, scope.problems);

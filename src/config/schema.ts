@@ -66,7 +66,7 @@ export const StatusCredentials = z.object({ user: z.string(), password: z.string
 export const MainConfig = z
   .object({
     source: SourceConfig,
-    /** Shown in the feed headers (RSS channel title, link, description). */
+    /** Shown in the feed headers (RSS channel title, link, description); with `shops`, each shop file says its own. */
     shop: z
       .object({
         name: z.string().min(1),
@@ -78,7 +78,8 @@ export const MainConfig = z
          */
         certifications: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "lower case, digits and -")).default([]),
       })
-      .strict(),
+      .strict()
+      .optional(),
     /** The health policy table (docs/policy.md): the shipped one, with the shop's own rows over it. */
     policy: z
       .object({
@@ -170,7 +171,8 @@ export const MainConfig = z
     destinations: Destinations.optional(),
   })
   .strict()
-  .refine((config) => config.channels !== undefined || config.shops !== undefined, { path: ["channels"], message: "a list of channel files is needed (or `shops`: the shop files, each with its channels)" });
+  .refine((config) => config.channels !== undefined || config.shops !== undefined, { path: ["channels"], message: "a list of channel files is needed (or `shops`: the shop files, each with its channels)" })
+  .refine((config) => config.shop !== undefined || config.shops !== undefined, { path: ["shop"], message: "the shop's name and url are needed (or `shops`: the shop files, each with its own)" });
 export type MainConfig = z.infer<typeof MainConfig>;
 
 /** A shop's key: its output folder (output/<name>/), its path under `serve` (/<name>/feeds/...), `--shop <name>`. */

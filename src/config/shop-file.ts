@@ -24,7 +24,7 @@ export const ShopFile = z
   .object({
     /** The shop's key; default: the file's name without `.json`. */
     name: ShopName.optional(),
-    shop: MainConfig.shape.shop,
+    shop: MainConfig.shape.shop.unwrap(),
     /** The language of its alerts (unless its notify section says one) and of its status page by default. */
     language: z.enum(ALERT_LANGUAGES).optional(),
     output: z

@@ -31,7 +31,7 @@ export interface ShopSpec {
   id?: string;
   /** The shop file. */
   file?: string;
-  shop: MainConfig["shop"];
+  shop: NonNullable<MainConfig["shop"]>;
   channels: ChannelEntry[];
   offers: { config: NonNullable<MainConfig["offers"]>; base: string } | undefined;
   outputDir: string;

@@ -1,5 +1,5 @@
 /**
- * The shard arithmetic as the shipped files write it (docs/shops-deploy.md): the Kubernetes
+ * The shard arithmetic as the shipped files write it (docs/shops.md): the Kubernetes
  * Indexed Job's command, run by a real `sh` for every pod index, and the `systemctl enable`
  * lines of the docs, run by a real `bash` and unescaped as systemd's %I does, give `--shard`
  * values that pharmafeed accepts and that map every shop exactly once, no shard empty. A shop's
@@ -178,7 +178,7 @@ describe("Kubernetes (deploy/k8s/cronjob.yaml)", () => {
   });
 });
 
-describe("systemd (deploy/systemd/pharmafeed@.service, docs/shops-deploy.md)", () => {
+describe("systemd (deploy/systemd/pharmafeed@.service, docs/shops.md)", () => {
   const unit = (name: string) => readFileSync(join(ROOT, "deploy/systemd", name), "utf8");
   const lines = (name: string, key: string) => unit(name).split("\n").filter((l) => l.startsWith(`${key}=`)).map((l) => l.slice(key.length + 1));
   const systemdEscape = ["/usr/bin/systemd-escape", "/bin/systemd-escape"].find(existsSync);
@@ -202,7 +202,7 @@ describe("systemd (deploy/systemd/pharmafeed@.service, docs/shops-deploy.md)", (
 
   /** Each ```sh block of the docs that enables shards: the units its `systemctl enable` lines name, as bash expands them. */
   function enabledByDocs(): { block: string; units: string[] }[] {
-    const text = readFileSync(join(ROOT, "docs/shops-deploy.md"), "utf8");
+    const text = readFileSync(join(ROOT, "docs/shops.md"), "utf8");
     const blocks = [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => /systemctl enable pharmafeed@/.test(b));
     return blocks.map((block) => {
       const result = run("/bin/bash", block);
@@ -231,7 +231,7 @@ describe("systemd (deploy/systemd/pharmafeed@.service, docs/shops-deploy.md)", (
 
   it("maps every shop exactly once with the instances each recipe of the docs enables", () => {
     const recipes = enabledByDocs();
-    expect(recipes.length, "```sh blocks with systemctl enable pharmafeed@... in docs/shops-deploy.md").toBeGreaterThanOrEqual(2);
+    expect(recipes.length, "```sh blocks with systemctl enable pharmafeed@... in docs/shops.md").toBeGreaterThanOrEqual(2);
     for (const { block, units } of recipes) {
       const shards = units.map(shardOfUnit);
       expect(shards, block).toEqual(allOf(shards.length));

@@ -54,7 +54,7 @@ describe("systemd units (deploy/systemd)", () => {
     const serve = settings("pharmafeed-serve.service");
     expect(run.get("WorkingDirectory")).toEqual(serve.get("WorkingDirectory"));
     expect(run.get("WorkingDirectory")?.[0]).toMatch(/^\//);
-    // The shards' units (docs/shops-deploy.md) share it too: the catalogue read leaves the snapshot in its output/.
+    // The shards' units (docs/shops.md) share it too: the catalogue read leaves the snapshot in its output/.
     const fresh = ["pharmafeed-delta.service", "pharmafeed-snapshot.service", "pharmafeed-catalogue.service", "pharmafeed@.service"].map(settings);
     for (const unit of [run, serve, ...fresh]) {
       expect(unit.get("OnFailure")).toEqual(["pharmafeed-alert@%n.service"]);
@@ -70,7 +70,7 @@ describe("systemd units (deploy/systemd)", () => {
     const dir = mkdtempSync(join(tmpdir(), "pharmafeed-units-"));
     try {
       for (const name of UNITS) copyFileSync(join(DIR, name), join(dir, name));
-      // A template is verified through an instance: the alert as OnFailure= starts it, a shard as docs/shops-deploy.md enables it.
+      // A template is verified through an instance: the alert as OnFailure= starts it, a shard as docs/shops.md enables it.
       const instances = ["pharmafeed-alert@pharmafeed.service.service", "pharmafeed-alert@pharmafeed@1-4.service.service", "pharmafeed@1-4.service"];
       const files = [...UNITS.filter((n) => !n.endsWith("@.service")), ...instances].map((n) => `./${n}`);
       const result = spawnSync(systemdAnalyze!, ["verify", "--man=no", ...files], { cwd: dir, encoding: "utf8" });
