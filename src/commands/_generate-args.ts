@@ -1,5 +1,5 @@
 /** The flags of `generate`, shared by its one-shop path (generate.ts) and its many-shops path (_generate-shops.ts). */
-import type { LogFormat } from "../log.js";
+import type { LogFormat, Logger } from "../log.js";
 
 export interface GenerateArgs {
   config: string;
@@ -18,4 +18,19 @@ export interface GenerateArgs {
   shard?: string;
   /** A config with shops: read the catalogue into the shared snapshot, map no shop. */
   "catalogue-only"?: boolean;
+}
+
+/** What a run takes from the flags, whether of one shop or many. */
+export function runFlags(args: GenerateArgs, logger: Logger, signal: AbortSignal) {
+  return {
+    dryRun: args["dry-run"],
+    force: args.force,
+    ...(args.retire ? { retire: args.retire } : {}),
+    ...(args.workers === undefined ? {} : { workers: args.workers }),
+    ...(args.source === undefined ? {} : { source: args.source }),
+    reuse: args.reuse,
+    logger,
+    tty: process.stderr.isTTY === true && args["log-format"] === "plain",
+    signal,
+  };
 }

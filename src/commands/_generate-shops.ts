@@ -17,7 +17,7 @@ import { alertCannotStart, alertDied, alertRecovered } from "../runwatch/alerts.
 import type { Fallback } from "../runwatch/fallback.js";
 import { beginWatch, type RunWatch } from "../runwatch/watch.js";
 import { endRun, runOutcome } from "./_run-end.js";
-import type { GenerateArgs } from "./_generate-args.js";
+import { type GenerateArgs, runFlags } from "./_generate-args.js";
 import { withInterrupts } from "./interrupts.js";
 
 /** What became of one shop: ok, or the error its run ends with. */
@@ -113,15 +113,7 @@ export async function generateShops(args: GenerateArgs, logger: Logger, fallback
         shops: run,
         sourceDir: root,
         mainConfig: main,
-        dryRun,
-        force: args.force,
-        ...(args.retire ? { retire: args.retire } : {}),
-        ...(args.workers === undefined ? {} : { workers: args.workers }),
-        ...(args.source === undefined ? {} : { source: args.source }),
-        reuse: args.reuse,
-        logger,
-        tty: process.stderr.isTTY === true && args["log-format"] === "plain",
-        signal,
+        ...runFlags(args, logger, signal),
       }),
     );
   } catch (error) {

@@ -13,7 +13,7 @@ import { formatSummary } from "../pipeline/summary.js";
 import { integerOption, workersFlag } from "./flags.js";
 import { WOULD_PUBLISH } from "../publish/run-state.js";
 import { endRun, runOutcome } from "./_run-end.js";
-import type { GenerateArgs } from "./_generate-args.js";
+import { type GenerateArgs, runFlags } from "./_generate-args.js";
 
 export type { GenerateArgs };
 
@@ -120,15 +120,7 @@ export const generateCommand: CommandModule<object, GenerateArgs> = {
         runGenerate({
           config,
           ...(args.output ? { outputDir: args.output } : {}),
-          dryRun,
-          force: args.force,
-          ...(args.retire ? { retire: args.retire } : {}),
-          ...(args.workers === undefined ? {} : { workers: args.workers }),
-          ...(args.source === undefined ? {} : { source: args.source }),
-          reuse: args.reuse,
-          logger,
-          tty: process.stderr.isTTY === true && args["log-format"] === "plain",
-          signal,
+          ...runFlags(args, logger, signal),
         }),
       );
       // JSON logs end with the summary event instead of the table (endRun).

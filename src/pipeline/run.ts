@@ -145,8 +145,8 @@ export async function runShops(options: ShopsOptions): Promise<ShopOutcome[]> {
   // Many shops: the snapshot is theirs together; one shop's run commits it as before.
   const shared = single ? undefined : new SharedSnapshot(logger);
   // Two runs writing the shared snapshot at once would race; shards reading it (--source snapshot) run side by side.
-  const rootLock = single || (options.source ?? main.sync.default) === "snapshot" ? undefined : await lockOutput({ outputDir: options.sourceDir, config: main, startedAt: started, dryRun: true, logger }).catch((error: unknown) => {
-    void Promise.all(opened.map((run) => run.lock.release()));
+  const rootLock = single || (options.source ?? main.sync.default) === "snapshot" ? undefined : await lockOutput({ outputDir: options.sourceDir, config: main, startedAt: started, dryRun: true, logger }).catch(async (error: unknown) => {
+    await Promise.all(opened.map((run) => run.lock.release()));
     throw error;
   });
   const client = createCatalogueClient(main.source, { onEvent: retryLogger(logger) });
