@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const ALL = ["sandbox", "client", "mapping", "html-text", "generate", "serve", "images", "offers", "refresh"];
+const ALL = ["sandbox", "client", "mapping", "html-text", "generate", "serve", "images", "offers", "refresh", "shops"];
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith("-"));
 const names = wanted.length > 0 ? wanted : ALL;
 let failed = 0;

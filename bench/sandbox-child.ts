@@ -50,12 +50,12 @@ async function baseline(): Promise<string> {
 
 async function main(): Promise<void> {
   if (mode === "in-thread") poolSettings.minRecords = Number.POSITIVE_INFINITY;
-  const url =
-    mode === "baseline"
-      ? await baseline()
-      : (await startSandbox({ products, seed, rateLimit: 1_000_000 })).url;
+  const sandbox = mode === "baseline" ? undefined : await startSandbox({ products, seed, rateLimit: 1_000_000 });
+  const url = sandbox ? sandbox.url : await baseline();
   process.on("message", (message) => {
     if (message === "rss") process.send?.({ rss: peakRssMb() });
+    // Requests answered so far, per path (bench/shops.ts counts the catalogue's).
+    if (message === "stats") process.send?.({ byPath: Object.fromEntries(sandbox?.stats.byPath ?? []) });
     if (message === "exit") process.exit(0);
   });
   process.send?.({ url });
