@@ -93,7 +93,9 @@ export async function generateShops(args: GenerateArgs, logger: Logger, fallback
     verdicts.set(r.name, { name: r.name, title: r.name, error: r.error });
     if (dryRun) continue;
     const watch = await beginWatch({ outputDir, ...(fallback.lockStaleAfterMs ? { staleAfterMs: fallback.lockStaleAfterMs } : {}), logger });
-    await alertCannotStart({ shop: r.name, configFile: r.file, notify: fallback.notify, logger: withFields(logger, { shop: r.name }) }, r.error);
+    // Its own notify section cannot be trusted from a refused file: the main file's receivers, in the shop's language when it wrote one.
+    const notify = fallback.notify && r.language ? { ...fallback.notify, language: r.language } : fallback.notify;
+    await alertCannotStart({ shop: r.name, configFile: r.file, notify, logger: withFields(logger, { shop: r.name }) }, r.error);
     await watch.end(r.error);
   }
   const run = catalogueOnly ? [] : shops;

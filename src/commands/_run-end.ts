@@ -49,6 +49,7 @@ export async function endRun(end: RunEnd): Promise<unknown> {
       error: { code: error.code, message: error.code === "UNEXPECTED" ? error.message.split("\n")[0]! : error.message },
       exitCode,
       configFile: end.config.file,
+      ...(end.config.shopId ? { shopId: end.config.shopId } : {}),
       ...(isPharmafeedError(outcome) && typeof outcome.context["forceHelps"] === "boolean" ? { forceHelps: outcome.context["forceHelps"] } : {}),
       ...(end.config.notify ? { language: end.config.notify.language } : {}),
     });

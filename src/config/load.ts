@@ -307,7 +307,7 @@ export interface LoadedShops {
   many: boolean;
   shops: LoadedConfig[];
   /** Shops whose own file (or channel files) were refused: CONFIG_INVALID each. */
-  refused: { name: string; file: string; error: PharmafeedError; problems: string[] }[];
+  refused: { name: string; file: string; error: PharmafeedError; problems: string[]; language?: LoadedConfig["language"] }[];
   /** Many: the main file's serve.status, the operator's credentials (serve's overview of every shop). */
   status?: { user: string; password: string };
 }
@@ -352,7 +352,7 @@ export async function loadShops(configFile: string, options: LoadOptions & { sel
     problems.lines.push(...entry.problems);
     const loaded = entry.spec && problems.lines.length === 0 ? await resolveShop(file, main, entry.spec, { ...scope, problems }) : undefined;
     if (loaded && problems.lines.length === 0) result.shops.push(loaded);
-    else result.refused.push({ name: entry.name, file: entry.file, error: refused(entry.file, problems), problems: problems.lines });
+    else result.refused.push({ name: entry.name, file: entry.file, error: refused(entry.file, problems), problems: problems.lines, ...(entry.language ? { language: entry.language } : {}) });
   }
   if (options.strict === true && result.refused.length > 0) {
     const all = new Problems();

@@ -15,6 +15,7 @@ import type { DestinationConfig } from "../destinations/settings.js";
 import { type Env, isPlainObject, parseFile, Problems } from "./parse.js";
 import { type MainConfig, ShopName } from "./schema.js";
 import { ShopFile } from "./shop-file.js";
+import { ALERT_LANGUAGES } from "../notify/alert-words.js";
 import type { LoadedConfig } from "./types.js";
 
 /** A channel file to load, with the keys a shop file merges over it. */
@@ -68,6 +69,8 @@ export interface ShopEntry {
   problems: string[];
   /** Its name is no shop's (invalid, reserved): the main file's problem, since a refused shop's record goes to output/<name>/. */
   nameProblems: string[];
+  /** Its `language` as written, when it is one: a refused shop's alert is still in its language. */
+  language?: LoadedConfig["language"];
 }
 
 export interface ShopScope {
@@ -104,7 +107,9 @@ async function readShopFile(mainFile: string, main: MainConfig, file: string, sc
     else naming.add(file, "name", `the file's name "${fallbackName}" is no shop name (lower-case letters, digits and dashes): say one with "name"`);
   } else if (RESERVED_OUTPUT_NAMES.has(name) || SERVE_ROOT_NAMES.has(name)) naming.add(file, "name", `"${name}" is a name pharmafeed uses itself (the output directory, or serve's root)`);
   const data = parsed.data;
-  if (!data || problems.lines.length > 0 || naming.lines.length > 0) return { name, file, problems: problems.lines, nameProblems: naming.lines };
+  const written = parsed.raw["language"];
+  const language = (ALERT_LANGUAGES as readonly unknown[]).includes(written) ? { language: written as NonNullable<LoadedConfig["language"]> } : {};
+  if (!data || problems.lines.length > 0 || naming.lines.length > 0) return { name, file, problems: problems.lines, nameProblems: naming.lines, ...language };
   const base = dirname(file);
   const mainBase = dirname(mainFile);
   const channels: ChannelEntry[] = data.channels

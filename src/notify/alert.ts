@@ -67,6 +67,8 @@ export function runAlert(input: {
   channels: readonly string[];
   error: { code: string; message: string };
   /** The config file the run was given (in the commands it suggests). */
+  /** A shop of a config with shops: its key, named in every suggested command (docs/shops.md). */
+  shopId?: string;
   configFile?: string;
   /** offers-refused: whether `--force` would publish what the shop means. */
   forceHelps?: boolean;
@@ -97,7 +99,7 @@ export function runAlert(input: {
         : `${errorWords(input.error.code, language, input.diedAt)}.\n${input.error.code}: ${input.error.message}`;
   return {
     ...base(event, input.shop, input.statusUrl, input.now ?? new Date(), language),
-    next: nextStep({ event, language, manifest: input.manifest, error: input.error, configFile: input.configFile, forceHelps: input.forceHelps }),
+    next: nextStep({ event, language, manifest: input.manifest, error: input.error, configFile: input.configFile, forceHelps: input.forceHelps, shop: input.shopId }),
     what,
     channels,
     ...(input.exitCode === undefined ? {} : { exitCode: input.exitCode }),

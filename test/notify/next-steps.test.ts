@@ -38,6 +38,14 @@ describe("next steps", () => {
     expect(text).toContain("`pharmafeed generate --channel google-be-fr --channel meta-be-nl --force --config /etc/pf.json`");
   });
 
+  it("a shop of a config with shops: every command names it (--shops for generate, --shop for validate)", () => {
+    const m = manifest({ unpublished: [{ channel: "google-fr", kind: "gate", reason: "gate: ..." }] });
+    expect(nextStep({ event: "gate-tripped", language: "en", manifest: m, configFile: "/etc/pf.json", shop: "pharmacie-sud" })).toContain("`pharmafeed generate --shops pharmacie-sud --channel google-fr --force --config /etc/pf.json`");
+    const failed = nextStep({ event: "run-failed", language: "en", error: { code: "CONFIG_INVALID" }, configFile: "/etc/pf.json", shop: "pharmacie-sud" });
+    expect(failed).toContain("pharmafeed validate --shop pharmacie-sud --config /etc/pf.json");
+    expect(failed).not.toMatch(/generate --config/);
+  });
+
   it("a refused offers file: --force only when every row was read", () => {
     const fix = nextStep({ event: "offers-refused", language: "fr", configFile: "/etc/pf.json", forceHelps: false });
     expect(fix).toContain("N'utilisez pas --force ici");

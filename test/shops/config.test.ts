@@ -438,6 +438,21 @@ describe("a shop's language and the main file's webhook", () => {
       exitCode: 7,
     });
     expect(alert["next"]).toMatch(/^Rien n'a été publié ; les flux précédents restent en ligne/);
+    // The command it suggests runs that shop only: as written for a config of one shop it would run (and with --force force) every shop.
+    expect(alert["next"]).toContain(`pharmafeed generate --shops pharmacie-nord --config ${f.main}`);
     expect(alert["text"]).toContain(join(f.config, "shops", "pharmacie-nord.csv"));
+  });
+
+  it("a French shop whose own file is refused is alerted in French too, through the main file's receivers", async () => {
+    const tree = shopsTree();
+    tree["config/pharmafeed.json"] = { ...MAIN, notify: { timeoutMs: 5000, webhooks: [{ url: hook.url, format: "json" }] } };
+    tree["config/shops/pharmacie-nord.json"] = { ...shopJson("pharmacie-nord"), language: "fr", offres: { file: "x.csv" } };
+    const f = await fresh(tree);
+    const before = hook.received.length;
+    const run = await cli(f, "generate");
+    expect(run.code, run.stdout + run.stderr).toBe(8);
+    const alerts = hook.received.slice(before).map((r) => r.body as Record<string, unknown>);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ language: "fr", errorCode: "CONFIG_INVALID" });
   });
 });

@@ -106,6 +106,8 @@ export async function statusPage(req: IncomingMessage, res: ServerResponse, ctx:
     lang,
     publicBaseUrl: ctx.publicBaseUrl,
     configFile: ctx.configFile,
+    // Served under /<shop>: the suggested commands name that shop.
+    ...(ctx.base ? { shop: ctx.base.slice(1) } : {}),
     ...(query === "" ? {} : { search: { query, html: found ?? "<p>—</p>" } }),
     google: googleSection(ctx.outputReal, query, lang, ctx.base ?? ""),
     ...(ctx.base ? { base: ctx.base } : {}),

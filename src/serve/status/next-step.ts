@@ -29,11 +29,11 @@ function withCode(text: string): string {
     .join("");
 }
 
-export function pageNextStep(m: Manifest, lang: Language, configFile: string | undefined): string {
+export function pageNextStep(m: Manifest, lang: Language, configFile: string | undefined, shop?: string): string {
   const event = eventOfManifest(m);
   if (!event) return "";
   // A refused offers file: --force is advised only when every row was read (offers-file.ts forceHelps).
   const forceHelps = m.offersRefused ? m.offersRefused.refused === 0 : undefined;
-  const text = nextStep({ event, language: lang, manifest: m, error: m.error, configFile, forceHelps });
+  const text = nextStep({ event, language: lang, manifest: m, error: m.error, configFile, forceHelps, shop });
   return `<h3>${e(RUN_WORDS[lang].whatToDo)}</h3><p class="next">${withCode(text)}</p>`;
 }

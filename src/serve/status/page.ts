@@ -40,6 +40,8 @@ export interface StatusInput {
   lang?: Language;
   /** The config file serve was given: part of the commands the page suggests. */
   configFile?: string | undefined;
+  /** A shop of a config with shops: its key, named in the suggested commands. */
+  shop?: string | undefined;
   /** output.publicBaseUrl: where the marketplaces reach `serve`. */
   publicBaseUrl?: string | undefined;
   /** The search box's query and its rendered answer (search.ts). */

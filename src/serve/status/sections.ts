@@ -122,7 +122,7 @@ export function runSection(input: StatusInput, lang: Language): string {
   const heading = m.error ? r.whyNot : unpublished.length > 0 ? r.whySome : r.attention;
   const whyList = why.length > 0 ? `<h3>${e(heading)}</h3><ul class="why">${why.join("")}</ul>` : "";
   // What to do, where the manager looks, in the page's language (the alert says the same).
-  const next = state.state === "ok" || state.state === "none" ? "" : pageNextStep(m, lang, input.configFile);
+  const next = state.state === "ok" || state.state === "none" ? "" : pageNextStep(m, lang, input.configFile, input.shop);
   // Feeds held since the config dropped them were not published by this run: not counted.
   const ran = m.channels.filter((c) => input.channels.some((x) => x.name === c.name));
   const counts = m.error
@@ -140,7 +140,7 @@ export function policyDueSection(input: StatusInput, lang: Language): string {
   const due = input.policyDue ?? [];
   const oldest = due[0];
   if (oldest === undefined) return "";
-  const cmd = `pharmafeed policy --check${input.configFile ? ` --config ${input.configFile}` : ""}`;
+  const cmd = `pharmafeed policy --check${input.shop ? ` --shop ${input.shop}` : ""}${input.configFile ? ` --config ${input.configFile}` : ""}`;
   const text = fill(WORDS[lang].health.overdue, { n: String(due.length), key: `${oldest.channel} ${oldest.country} ${oldest.class}`, date: oldest.recheck ?? "", cmd });
   return `<section class="band"><p class="warn">${e(text)}</p></section>`;
 }
