@@ -11,7 +11,7 @@ import { loadConfig, loadShops, type LoadedShops } from "../config/load.js";
 import type { Env } from "../config/parse.js";
 import type { LoadedConfig } from "../config/types.js";
 import { PharmafeedError } from "../errors.js";
-import { statusProblems } from "../serve/check.js";
+import { statusProblems, sharedSecretProblems } from "../serve/check.js";
 import { followParent } from "../serve/parent-watch.js";
 import type { FeedServer, ServeOptions } from "../serve/server.js";
 import { createLogger, type Logger, type LogFormat } from "../log.js";
@@ -91,6 +91,7 @@ async function startShops(args: ServeArgs, loaded: LoadedShops, logger: Logger, 
 /** Many shops: one whose config loads is needed (the main file's serve settings come with it), and the operator's password must hold. */
 function checkShops(loaded: LoadedShops): void {
   const problems = statusProblems(loaded.file, loaded.status);
+  problems.push(...sharedSecretProblems(loaded.shops.map((s) => ({ id: s.shopId!, file: s.shopFile ?? s.file, status: s.serve.status, channels: s.channels.map((c) => ({ name: c.name, access: c.access })) }))));
   if (loaded.shops.length === 0) problems.push(...loaded.refused.map((r) => r.error.message));
   if (problems.length === 0) return;
   const why = loaded.shops.length === 0 ? "no shop's config loads" : "configuration refused";

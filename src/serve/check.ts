@@ -41,3 +41,42 @@ export function serveConfigProblems({ file, serve, channels }: Checked): string[
   }
   return lines;
 }
+
+/** A shop of many as the secret check sees it (commands/serve.ts). */
+interface ShopSecrets {
+  id: string;
+  file: string;
+  status: { user: string; password: string } | undefined;
+  channels: readonly { name: string; access: AccessConfig }[];
+}
+
+/**
+ * Feeds and status pages of different shops behind the same secret: whoever holds one shop's
+ * (its manager, its marketplace) would open the other's, which is what serving many shops must
+ * never allow (docs/shops.md). Typical cause: a shared channel file with one token. Said by
+ * shop and channel, never with the secret.
+ */
+export function sharedSecretProblems(shops: readonly ShopSecrets[]): string[] {
+  const holders = new Map<string, { shop: ShopSecrets; what: string; path: string }[]>();
+  const hold = (key: string, shop: ShopSecrets, what: string, path: string) => {
+    const list = holders.get(key) ?? [];
+    if (!list.some((h) => h.shop.id === shop.id)) list.push({ shop, what, path });
+    holders.set(key, list);
+  };
+  for (const shop of shops) {
+    if (shop.status) hold(`basic\n${shop.status.user}\n${shop.status.password}`, shop, "status page", "serve.status");
+    for (const c of shop.channels) {
+      if (c.access.mode === "token") hold(`token\n${c.access.token}`, shop, `channel ${c.name}`, `channels (${c.name}).access.token`);
+      if (c.access.mode === "basic") hold(`basic\n${c.access.user}\n${c.access.password}`, shop, `channel ${c.name}`, `channels (${c.name}).access`);
+    }
+  }
+  const lines: string[] = [];
+  for (const list of holders.values()) {
+    if (list.length < 2) continue;
+    const [first, ...others] = list;
+    for (const h of others) {
+      lines.push(`${h.shop.file}: ${h.path}: the same secret as shop ${first!.shop.id}'s ${first!.what}: whoever holds one would open the other; give each shop its own (in its shop file, docs/shops.md)`);
+    }
+  }
+  return lines;
+}

@@ -319,7 +319,13 @@ describe("a shop whose folder real generate runs wrote", () => {
     const { shops: _, serve: __, ...one } = main;
     // What a one-shop config of this shop writes, twice: history, reports, the explain index, changes.
     await writeFile(runFile, JSON.stringify({ ...one, source: { ...(main["source"] as object), keyId: "${CATALOGUE_API_KEY_ID}", keySecret: "${CATALOGUE_API_KEY_SECRET}" }, output: { dir: "../out/real" }, channels: ["channels/open.json", "channels/basic.json", "channels/token.json"] }));
-    await writeFile(join(root, "config/shops/real.json"), JSON.stringify(shopFile("Réelle", ["../channels/open.json", "../channels/basic.json", "../channels/token.json"])));
+    // Its own secrets over the shared channel files: serve refuses two shops behind one secret (test/serve/shops-secrets.test.ts).
+    const own = [
+      "../channels/open.json",
+      { file: "../channels/basic.json", access: { mode: "basic", user: "real-feeds", password: "real-feed-password-1" } },
+      { file: "../channels/token.json", access: { mode: "token", token: "tok_real_0a1b2c3d4e5f6a7b8c9d0e1f" } },
+    ];
+    await writeFile(join(root, "config/shops/real.json"), JSON.stringify(shopFile("Réelle", own)));
     const file = join(root, "config/real-main.json");
     await writeFile(file, JSON.stringify({ ...main, shops: ["shops/real.json", "shops/alpha.json"] }));
     let real: FeedServer | undefined;
