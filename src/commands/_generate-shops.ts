@@ -87,8 +87,9 @@ export async function generateShops(args: GenerateArgs, logger: Logger, fallback
   }
   const { shops, root } = withOutput(loaded, args.output);
   const verdicts = new Map<string, ShopVerdict>();
-  // A shop refused by its own file: recorded where serve and the next run look, alerted, the others go on.
-  for (const r of loaded.refused) {
+  // A shop refused by its own file: recorded where serve and the next run look, alerted, the others go on
+  // (by the runs that map shops: a --catalogue-only read before them would alert it twice a night).
+  for (const r of catalogueOnly ? [] : loaded.refused) {
     const outputDir = join(root, r.name);
     verdicts.set(r.name, { name: r.name, title: r.name, error: r.error });
     if (dryRun) continue;
