@@ -4,7 +4,7 @@
  * feeds carry its own domain, its own prices and its own name; a shop whose offers file is refused
  * is that shop's problem only; --shard 1/2 and 2/2 together publish what one run of every shop does.
  */
-import { readFile, writeFile, rm } from "node:fs/promises";
+import { readdir, readFile, writeFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseCsv } from "csv-parse/sync";
@@ -234,6 +234,22 @@ describe("one-shop commands on a config of many shops", () => {
     const unknown = await runCli(["diff", "--config", configFile, "--shop", "pharmacie-ouest"], { env: sandboxEnv(sandbox) });
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('no shop matches "pharmacie-ouest"');
+  });
+});
+
+describe("--catalogue-only and a shop refused by its own file", () => {
+  it("neither records nor alerts it (the runs that map shops do)", async () => {
+    const { configFile, out, root } = await writeShops();
+    const first = await runCli(["generate", "--config", configFile], { env: sandboxEnv(sandbox) });
+    expect(first.code, first.stderr).toBe(0);
+    await writeFile(join(root, "config", "shops", "pharmacie-est.json"), JSON.stringify({ shop: { name: "Pharmacie Est", url: "https://est.example" }, offres: {} }));
+    const read = await runCli(["generate", "--config", configFile, "--catalogue-only"], { env: sandboxEnv(sandbox) });
+    expect(read.code, read.stdout + read.stderr).toBe(0);
+    expect(await readdir(join(out, "pharmacie-est"))).not.toContain("run-failure.json");
+    const shards = await runCli(["generate", "--config", configFile, "--source", "snapshot"], { env: sandboxEnv(sandbox) });
+    expect(shards.code, shards.stdout + shards.stderr).toBe(8);
+    expect(shards.stdout).toMatch(/^Shops: 3, 2 ok, 1 needs someone\n {2}pharmacie-est: CONFIG_INVALID \(exit 3\)/);
+    expect(await readdir(join(out, "pharmacie-est"))).toContain("run-failure.json");
   });
 });
 
