@@ -20,7 +20,7 @@ import { serveConfigProblems } from "../serve/check.js";
 import { BUILTIN_TEMPLATES, loadLayout } from "../writers/load-layout.js";
 import { WRITERS } from "../writers/registry.js";
 import { generalSaleFieldProblems, layoutFieldProblems, mappingFieldProblems } from "./fields.js";
-import type { PolicyProblem } from "../policy/index.js";
+import type { PolicyProblem, PolicyRule } from "../policy/index.js";
 import { policyChannelOf } from "../presets/policy-channels.js";
 import { applyPolicy, loadPolicyRules } from "./policy.js";
 import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
@@ -138,13 +138,58 @@ export interface LoadOptions {
 interface LoadScope {
   env: Env;
   options: LoadOptions;
+  /** The problems of the file being resolved (a shop's own, or the one config's). */
   problems: Problems;
+  /** The main file's problems: they refuse every shop. */
+  mainProblems: Problems;
   destinationSecrets: RegExp[];
+  /** What the main file alone decides, worked out once per load however many shops resolve it. */
+  once: { query?: true; source?: SourceOptions | undefined; policy?: PolicyRule[] };
 }
 
 function scopeOf(options: LoadOptions): LoadScope {
   const destinationSecrets = options.checkCredentials === false && options.push !== true ? [DESTINATION_SECRET_PATH] : [];
-  return { env: options.env ?? process.env, options, problems: new Problems(), destinationSecrets };
+  const problems = new Problems();
+  return { env: options.env ?? process.env, options, problems, mainProblems: problems, destinationSecrets, once: {} };
+}
+
+/** The source's filter and sorting as the API's schemas read them: the main file's problems, said once. */
+function checkQuery(file: string, main: { raw: Record<string, unknown> }, scope: LoadScope): void {
+  if (scope.once.query) return;
+  scope.once.query = true;
+  const rawSource = isPlainObject(main.raw["source"]) ? main.raw["source"] : {};
+  const query = { filter: rawSource["filter"] ?? { status: "active" }, sorting: rawSource["sorting"] ?? { id: "ASC" } };
+  const filter = ProductFilter.safeParse(query.filter);
+  if (!filter.success) scope.mainProblems.addIssues(file, filter.error.issues, query.filter, ["source", "filter"]);
+  const sorting = ProductSorting.safeParse(query.sorting);
+  if (!sorting.success) scope.mainProblems.addIssues(file, sorting.error.issues, query.sorting, ["source", "sorting"]);
+}
+
+/** The catalogue's credentials (unless not checked), resolved once for every shop. */
+function sourceOf(file: string, config: MainConfig, scope: LoadScope): SourceOptions | undefined {
+  if ("source" in scope.once) return scope.once.source;
+  let source: SourceOptions | undefined;
+  if (scope.options.checkCredentials !== false) {
+    const { priceUnit: _p, filter: _f, sorting: _s, sync: _y, ...connection } = config.source;
+    try {
+      source = resolveSourceOptions(connection, scope.env);
+    } catch (error) {
+      if (!(error instanceof PharmafeedError)) throw error;
+      // The client names the field and its environment variable; we add the file and section.
+      for (const line of error.message.split("\n").slice(1)) scope.mainProblems.lines.push(`${file}: source.${line.trim()}`);
+    }
+  }
+  return (scope.once.source = source);
+}
+
+/** The policy table and the main file's rows over it, read once for every shop (its problems are the main file's). */
+async function policyOf(file: string, config: MainConfig, scope: LoadScope): Promise<PolicyRule[]> {
+  if (scope.once.policy) return scope.once.policy;
+  if (config.policy.generalSale !== undefined) scope.mainProblems.lines.push(...generalSaleFieldProblems(file, "policy.generalSale", config.policy.generalSale));
+  const read: PolicyProblem[] = [];
+  const policy = await loadPolicyRules(file, dirname(file), config.policy, read);
+  for (const p of read) scope.mainProblems.add(p.file, p.path, p.message);
+  return (scope.once.policy = policy);
 }
 
 /** The main file, parsed: its data when it has no problem, its raw object either way. */
@@ -204,12 +249,7 @@ async function resolveShop(file: string, main: { raw: Record<string, unknown>; d
     }
   }
 
-  const rawSource = isPlainObject(main.raw["source"]) ? main.raw["source"] : {};
-  const query = { filter: rawSource["filter"] ?? { status: "active" }, sorting: rawSource["sorting"] ?? { id: "ASC" } };
-  const filter = ProductFilter.safeParse(query.filter);
-  if (!filter.success) problems.addIssues(file, filter.error.issues, query.filter, ["source", "filter"]);
-  const sorting = ProductSorting.safeParse(query.sorting);
-  if (!sorting.success) problems.addIssues(file, sorting.error.issues, query.sorting, ["source", "sorting"]);
+  checkQuery(file, main, scope);
 
   const config = main.data;
   if (!config) return undefined;
@@ -221,22 +261,11 @@ async function resolveShop(file: string, main: { raw: Record<string, unknown>; d
   const offersFormat = offersOf?.config.format ?? (offersFile && extname(offersFile).toLowerCase() === ".json" ? "json" : "csv");
   for (const p of offersOf ? offerColumnsProblems(offersOf.config) : []) problems.add(offersWhere, p.path, p.message);
 
-  let source: SourceOptions | undefined;
-  if (options.checkCredentials !== false) {
-    const { priceUnit: _p, filter: _f, sorting: _s, sync: _y, ...connection } = config.source;
-    try {
-      source = resolveSourceOptions(connection, env);
-    } catch (error) {
-      if (!(error instanceof PharmafeedError)) throw error;
-      // The client names the field and its environment variable; we add the file and section.
-      for (const line of error.message.split("\n").slice(1)) problems.lines.push(`${file}: source.${line.trim()}`);
-    }
-  }
+  const source = sourceOf(file, config, scope);
 
+  const policy = await policyOf(file, config, scope);
   const policyProblems: PolicyProblem[] = [];
-  const policy = await loadPolicyRules(file, dirname(file), config.policy, policyProblems);
   applyPolicy(where, policy, channels, spec.shop.certifications, new Map(channels.map((c) => [c, c.mapping.policy.rows])), policyProblems, config.policy.generalSale);
-  if (config.policy.generalSale !== undefined) problems.lines.push(...generalSaleFieldProblems(file, "policy.generalSale", config.policy.generalSale));
   for (const p of policyProblems) problems.add(p.file, p.path, p.message);
 
   const serve = { ...config.serve, status: spec.status };
@@ -354,6 +383,8 @@ export async function loadShops(configFile: string, options: LoadOptions & { sel
     if (loaded && problems.lines.length === 0) result.shops.push(loaded);
     else result.refused.push({ name: entry.name, file: entry.file, error: refused(entry.file, problems), problems: problems.lines, ...(entry.language ? { language: entry.language } : {}) });
   }
+  // The main file's problems met while resolving the shops (its filter, its credentials, its policy files): everything refused.
+  if (scope.problems.lines.length > 0) throw refused(file, scope.problems);
   if (options.strict === true && result.refused.length > 0) {
     const all = new Problems();
     for (const r of result.refused) all.lines.push(...r.problems);
