@@ -28,6 +28,7 @@ import type { LoadedChannel, LoadedConfig } from "./types.js";
 import { merchantChannel } from "../merchant/channel.js";
 import { type DestinationConfig, SECRET_FIELDS } from "../destinations/settings.js";
 import { REPORTS_DIR, RESERVED_OUTPUT_NAMES } from "../core/layout.js";
+import { SNAPSHOT_SECRET_PATH } from "./snapshot-settings.js";
 
 /** What the run itself keeps in the output directory. */
 
@@ -195,7 +196,8 @@ async function policyOf(file: string, config: MainConfig, scope: LoadScope): Pro
 /** The main file, parsed: its data when it has no problem, its raw object either way. */
 async function parseMain(file: string, scope: LoadScope): Promise<{ raw: Record<string, unknown>; data?: MainConfig; skipped?: string[] }> {
   const { options } = scope;
-  const credentialPaths = [...(options.checkCredentials === false ? ["source.baseUrl", "source.keyId", "source.keySecret", "source.contact"] : []), ...scope.destinationSecrets];
+  // The shared snapshot's bucket is generate's alone: every other command goes without its secrets.
+  const credentialPaths = [...(options.checkCredentials === false ? ["source.baseUrl", "source.keyId", "source.keySecret", "source.contact", SNAPSHOT_SECRET_PATH] : []), ...scope.destinationSecrets];
   const serveSecrets = options.serve === true ? [] : MAIN_SERVE_SECRETS;
   return parseFile(file, MainConfig, scope.env, scope.problems, [...credentialPaths, ...serveSecrets], options.notify === false ? ["notify"] : []);
 }
@@ -302,6 +304,7 @@ async function resolveShop(file: string, main: { raw: Record<string, unknown>; d
     notify: spec.notify,
     history: config.history,
     lock: config.lock,
+    ...(config.snapshot ? { snapshot: config.snapshot } : {}),
     ...(main.skipped ? { skipped: main.skipped } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { formatIssue } from "../core/issues.js";
 import { readJsonFile } from "../core/json-file.js";
 import { plainSecretPaths } from "../destinations/settings.js";
 import { substituteEnv } from "./env.js";
+import { plainSnapshotSecretPaths } from "./snapshot-settings.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -55,7 +56,7 @@ export async function parseFile<T>(
     problems.fromError(error);
     return { raw: {} };
   }
-  for (const path of plainSecretPaths(json)) problems.add(file, path, `written in the file as it is: put it in an environment variable and write "\${VARIABLE}" here (credentials come only from the environment)`);
+  for (const path of [...plainSecretPaths(json), ...plainSnapshotSecretPaths(json)]) problems.add(file, path, `written in the file as it is: put it in an environment variable and write "\${VARIABLE}" here (credentials come only from the environment)`);
   const substituted = substituteEnv(json, env);
   if (over) substituted.value = merge(substituted.value, over);
   const raw = isPlainObject(substituted.value) ? substituted.value : {};

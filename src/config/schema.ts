@@ -14,6 +14,7 @@ import { NotifySettings } from "../notify/settings.js";
 import { MerchantSettings } from "../merchant/settings.js";
 import { HistorySettings } from "../history/settings.js";
 import { Destinations } from "../destinations/settings.js";
+import { SnapshotSettings } from "./snapshot-settings.js";
 import { OFFER_FIELDS } from "../mapping/offers.js";
 import { suggestOfferField } from "../mapping/offers-columns.js";
 
@@ -169,8 +170,11 @@ export const MainConfig = z
     history: HistorySettings.prefault({}),
     /** Where every channel's published files are pushed, unless its own file lists its own (docs/destinations.md). */
     destinations: Destinations.optional(),
+    /** With `shops`: the shared snapshot's copy in a bucket, for shards on machines without a shared disk (docs/shops.md). */
+    snapshot: SnapshotSettings.optional(),
   })
   .strict()
+  .refine((config) => config.snapshot === undefined || config.shops !== undefined, { path: ["snapshot"], message: "the shared snapshot is that of a config with `shops` (docs/shops.md): without them there is no shard to share it with" })
   .refine((config) => config.channels !== undefined || config.shops !== undefined, { path: ["channels"], message: "a list of channel files is needed (or `shops`: the shop files, each with its channels)" })
   .refine((config) => config.shop !== undefined || config.shops !== undefined, { path: ["shop"], message: "the shop's name and url are needed (or `shops`: the shop files, each with its own)" });
 export type MainConfig = z.infer<typeof MainConfig>;

@@ -70,4 +70,6 @@ export interface LoadedConfig {
   lock: MainConfig["lock"];
   /** How many runs' published feeds are kept (history/). */
   history: MainConfig["history"];
+  /** The main file's: the shared snapshot's copy in a bucket (docs/shops.md, "Beyond one machine"). */
+  snapshot?: MainConfig["snapshot"];
 }

@@ -54,28 +54,36 @@ function failure(error: unknown, target: string): DestinationFailure {
   return new DestinationFailure("refused", `${target}: ${words}`, { cause: error });
 }
 
-export function createS3(options: S3Destination, context: DriverContext): Driver {
-  const prefix = keyPrefix(options.prefix);
-  const target = `s3://${options.bucket}/${prefix}${options.endpoint ? ` at ${new URL(options.endpoint).host}` : ""}`;
+/** What the SDK's client is built from: a destination's connection settings (and the shared snapshot's, docs/shops.md). */
+export type S3ClientSettings = Pick<S3Destination, "endpoint" | "region" | "forcePathStyle" | "accessKeyId" | "secretAccessKey" | "sessionToken" | "checksums" | "timeoutMs">;
+
+/** The one place an S3Client is built: every bucket pharmafeed writes or reads is spoken to alike. */
+export function createS3Client(options: S3ClientSettings): S3Client {
   // Since v3.729 the SDK adds checksums by default; a streamed body is then sent aws-chunked, which some
   // S3-compatible servers store framing and all (s3rver: 8,832 bytes stored for 8,788). AWS itself handles it.
   const checksums = (options.checksums ?? (options.endpoint ? "when-required" : "when-supported")) === "when-required" ? "WHEN_REQUIRED" : "WHEN_SUPPORTED";
   // On Node.js 20 the SDK warns once per process in 9 lines of stderr (process.emitWarning), which are
   // not JSON in a `--log-format json` log. This is its own switch for it; README names the supported lines.
   process.env["AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED"] ??= "true";
-  const client = new S3Client({
+  return new S3Client({
     region: options.region,
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     forcePathStyle: options.forcePathStyle,
     credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey, ...(options.sessionToken ? { sessionToken: options.sessionToken } : {}) },
     requestChecksumCalculation: checksums,
     responseChecksumValidation: checksums,
-    // Retries are ours (push.ts), with the failure recorded; the SDK's would hide them.
+    // Retries are the caller's (push.ts, snapshot/remote.ts), with the failure recorded; the SDK's would hide them.
     maxAttempts: 1,
     // A silent server fails the attempt (the SDK would only warn about it).
     requestHandler: { connectionTimeout: options.timeoutMs, requestTimeout: options.timeoutMs, throwOnRequestTimeout: true, logger: QUIET },
     logger: QUIET,
   });
+}
+
+export function createS3(options: S3Destination, context: DriverContext): Driver {
+  const prefix = keyPrefix(options.prefix);
+  const target = `s3://${options.bucket}/${prefix}${options.endpoint ? ` at ${new URL(options.endpoint).host}` : ""}`;
+  const client = createS3Client(options);
   const partSize = options.partSizeMb * 2 ** 20;
   const since = new Date();
   /** The stale multipart uploads are looked for once, before the first put; a failure there leaves them to the next push. */

@@ -32,6 +32,8 @@ import type { Manifest } from "../publish/manifest.js";
 import type { PublishedRun } from "../publish/run-parts.js";
 import { preparePreview } from "../publish/preview.js";
 import type { SourceMode } from "../snapshot/run-source.js";
+import { downloadSnapshot, type Fetched, type RemoteStore, uploadSnapshot, withDownloadFailure } from "../snapshot/remote.js";
+import { snapshotPath } from "../snapshot/store.js";
 import { recordFailedRun } from "./failed-run.js";
 import { lockOutput, prepareOutput } from "./run-output.js";
 import type { Lock } from "../publish/lock.js";
@@ -151,11 +153,18 @@ export async function runShops(options: ShopsOptions): Promise<ShopOutcome[]> {
   });
   const client = createCatalogueClient(main.source, { onEvent: retryLogger(logger) });
   let sourceUsed: "full" | "delta" | "snapshot" | undefined;
+  const requireSnapshot = !single && (options.source ?? main.sync.default) === "snapshot";
+  const snapshotFile = snapshotPath(options.sourceDir);
+  let remote: RemoteStore | undefined;
+  let fetched: Fetched | undefined;
   try {
+    // Shards without a shared disk: the snapshot's copy in a bucket (docs/shops.md, "Beyond one machine").
+    if (!single && main.snapshot && (requireSnapshot || !dryRun)) remote = await snapshotBucket(main.snapshot.s3);
     const live = opened.filter((run) => run.products !== undefined);
     let figures: SourceFigures | undefined;
     if (live.length > 0 || options.shops.length === 0) {
       try {
+        if (remote && requireSnapshot) fetched = await downloadSnapshot(remote, snapshotFile, { logger, ...signal });
         figures = await mapProducts(
           {
             config: main, client, logger, started, dryRun,
@@ -167,7 +176,7 @@ export async function runShops(options: ShopsOptions): Promise<ShopOutcome[]> {
             images: options.images,
             tty: options.tty ?? false,
             signal: options.signal,
-            requireSnapshot: !single && (options.source ?? main.sync.default) === "snapshot",
+            requireSnapshot,
             useSource: (source) => (shared ? shared.use(source) : live[0]!.parts.useSource(source)),
           },
           live.map((run) => run.products!),
@@ -176,9 +185,15 @@ export async function runShops(options: ShopsOptions): Promise<ShopOutcome[]> {
         // --catalogue-only makes the snapshot and nothing else: one it could not write is its failure (the shards would map an old one).
         const unwritten = options.shops.length === 0 ? ((await shared?.commit()) ?? []) : [];
         if (unwritten.length > 0) throw new PharmafeedError("RUN_DEGRADED", `the catalogue was read but the shared snapshot was not written: ${unwritten.map((p) => p.reason).join("; ")}`);
+        if (remote && options.shops.length === 0 && !dryRun) {
+          await uploadSnapshot(remote, snapshotFile, { logger, ...signal }).catch((error: unknown) => {
+            if (options.signal?.aborted) throw error;
+            throw new PharmafeedError("RUN_DEGRADED", `the catalogue was read into the shared snapshot, but it was not uploaded (the shards would map an old one): ${(error as Error).message}`, { cause: error });
+          });
+        }
       } catch (error) {
         if (options.shops.length === 0) throw error;
-        for (const run of live) run.error = error;
+        for (const run of live) run.error = withDownloadFailure(error, fetched);
       }
     }
     for (const run of live) {
@@ -193,7 +208,12 @@ export async function runShops(options: ShopsOptions): Promise<ShopOutcome[]> {
       await failShop(run, options, started);
     }
     await shared?.settle();
+    // A run of many shops that read the catalogue wrote the shared snapshot too: the bucket gets it, or the log says why not.
+    if (remote && options.shops.length > 0 && !dryRun && (sourceUsed === "full" || sourceUsed === "delta")) {
+      await uploadSnapshot(remote, snapshotFile, { logger, ...signal }).catch((error: unknown) => logger.error("shared snapshot not uploaded", { error: (error as Error).message }));
+    }
   } finally {
+    await remote?.close();
     await client.close().catch(() => {});
     await Promise.all(opened.map((run) => run.lock.release()));
     await rootLock?.release();
@@ -208,6 +228,12 @@ export async function runShops(options: ShopsOptions): Promise<ShopOutcome[]> {
     if ("lock" in run && run.error === undefined && run.result) return { config, result: run.result };
     return { config, error: run.error ?? new PharmafeedError("INTERNAL", "the shop's run did not finish") };
   });
+}
+
+/** The shared snapshot's bucket: the AWS SDK loaded only then, its client built where the destinations' are. */
+async function snapshotBucket(settings: NonNullable<LoadedConfig["snapshot"]>["s3"]): Promise<RemoteStore> {
+  const [{ createS3Client }, { s3Store }] = await Promise.all([import("../destinations/s3.js"), import("../snapshot/s3-store.js")]);
+  return s3Store(createS3Client(settings), settings);
 }
 
 /** Locks the shop's output, clears what dead runs left, reads its offers; a refused offers file fails the shop here. */
