@@ -30,8 +30,27 @@ export interface AtomicOutputOptions {
  */
 const EXCLUSIVE = "wx";
 
-/** Written blocks kept per output for the next flushes (a few are in flight at a time, see the queue). */
-const SPARE_BLOCKS = 4;
+/** The usual block: 64 KiB. */
+const BLOCK_SIZE = 64 * 1024;
+
+/**
+ * Written blocks of BLOCK_SIZE kept for the next flushes, by every output of the process
+ * together: a few are in flight per output at a time (see the queue). Kept per output (4 each)
+ * they stayed with it until the run ended, finished or not: a run of many shops has hundreds of
+ * outputs, and they held ~1 MB each to the end (docs/shops.md, Figures).
+ */
+const FREE_BLOCKS: Buffer[] = [];
+const MAX_FREE_BLOCKS = 64;
+
+const NO_BLOCK = Buffer.alloc(0);
+
+function takeFree(size: number): Buffer {
+  return (size === BLOCK_SIZE ? FREE_BLOCKS.pop() : undefined) ?? Buffer.allocUnsafeSlow(size);
+}
+
+function giveBack(block: Buffer): void {
+  if (block.length === BLOCK_SIZE && FREE_BLOCKS.length < MAX_FREE_BLOCKS) FREE_BLOCKS.push(block);
+}
 
 export interface OutputStats {
   file: string;
@@ -55,8 +74,6 @@ export class AtomicOutput {
   private readonly blockSize: number;
   /** Text is encoded into this block as it comes (see write()). */
   private block: Buffer;
-  /** Blocks the disk (and gzip) are done with, for the next ones: see takeBlock(). */
-  private readonly spare: Buffer[] = [];
   private used = 0;
   private bytes = 0;
   private state: "open" | "finished" | "published" | "aborted" = "open";
@@ -65,7 +82,7 @@ export class AtomicOutput {
   constructor(target: string, options: AtomicOutputOptions = {}) {
     this.target = target;
     this.tmp = temporaryPath(target);
-    this.blockSize = options.blockSize ?? 64 * 1024;
+    this.blockSize = options.blockSize ?? BLOCK_SIZE;
     this.block = this.takeBlock();
     // A few blocks may queue before write() asks to wait: waiting on every block left the
     // run idle ~10% of the time with 22 feeds; 44 outputs x 256 KiB bounds what is queued.
@@ -82,19 +99,19 @@ export class AtomicOutput {
   }
 
   /**
-   * A block from the spares, or a new one. Blocks are reused once written: a new
-   * block per flush left tens of MB of written blocks waiting for V8 to collect
-   * their (old) wrappers, ~45 outputs at once, and peak RSS crept up with the run.
+   * A free block, or a new one. Blocks are reused once written: a new block per
+   * flush left tens of MB of written blocks waiting for V8 to collect their (old)
+   * wrappers, ~45 outputs at once, and peak RSS crept up with the run.
    */
   private takeBlock(): Buffer {
-    return this.spare.pop() ?? Buffer.allocUnsafeSlow(this.blockSize);
+    return takeFree(this.blockSize);
   }
 
   /** Gives `block` back once every stream that got it is done with it. */
   private releaseAfter(block: Buffer, streams: number): (error?: Error | null) => void {
     let left = streams;
     return (error) => {
-      if (--left === 0 && !error && this.spare.length < SPARE_BLOCKS) this.spare.push(block);
+      if (--left === 0 && !error) giveBack(block);
     };
   }
 
@@ -196,6 +213,9 @@ export class AtomicOutput {
     let gzip: OutputStats["gzip"];
     try {
       await this.flushPending();
+      // Nothing is written after: the empty block goes to the other outputs.
+      giveBack(this.block);
+      this.block = NO_BLOCK;
       await closeStream(this.file);
       if (this.gzip) {
         this.gzip.stream.end();

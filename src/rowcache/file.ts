@@ -101,7 +101,7 @@ export interface LinePosition {
   bytes: number;
 }
 
-const CHUNK = 1 << 20;
+const CHUNK = 1 << 18;
 
 /**
  * Lines are encoded into a buffer as they come, never kept as strings: kept strings would
