@@ -5,7 +5,7 @@
  * sandbox (photos linked as served: images.process is left out, bench/images.ts measures it). Beside it, in the same run, the baseline: one shop as a config without `shops` (what
  * every user has today).
  *
- *   npx tsx bench/shops.ts [--products 100000] [--shops 1,10,50] [--runs 1] [--workers N]
+ *   npx tsx bench/shops.ts [--products 100000] [--shops 1,10,50] [--runs 1] [--workers N] [--cpu-prof DIR] [--keep]
  *
  * Per size: wall time (spawn to exit, the built CLI as cron runs it), peak RSS of the process
  * (GNU time's maximum resident set: the main thread and its worker threads), the catalogue
@@ -28,6 +28,8 @@ const RUNS = Number(flag("runs", "1"));
 const WORKERS = flag("workers", "");
 /** A folder: the generate runs write CPU profiles there (node --cpu-prof), for a look at where a shop's time goes. */
 const PROFILE = flag("cpu-prof", "");
+/** Leave each run's folder (config, output) in place and say where: to look at what a shop writes. */
+const KEEP = process.argv.includes("--keep");
 const SEED = 1;
 const root = fileURLToPath(new URL("../", import.meta.url));
 execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
@@ -83,6 +85,8 @@ async function writeConfig(dir: string, n: number): Promise<string> {
 
 interface Sample {
   seconds: number;
+  /** User + system CPU time of the process (all its threads): above the wall time, the cores were shared out. */
+  cpuSeconds: number;
   rssMb: number;
   stream: number;
   reference: number;
@@ -102,7 +106,7 @@ async function measure(sandbox: ReturnType<typeof startChild>, url: string, n: n
   try {
     const config = await writeConfig(dir, n);
     const before = (await ask(sandbox)).byPath;
-    const args = ["-f", "%M", process.execPath, ...(PROFILE ? ["--cpu-prof", "--cpu-prof-dir", join(PROFILE, String(n))] : []), join(root, "dist/cli.js"), "generate", "--config", config, "--log-format", "json", "--force", ...(WORKERS ? ["--workers", WORKERS] : [])];
+    const args = ["-f", "%M %U %S", process.execPath, ...(PROFILE ? ["--cpu-prof", "--cpu-prof-dir", join(PROFILE, String(n))] : []), join(root, "dist/cli.js"), "generate", "--config", config, "--log-format", "json", "--force", ...(WORKERS ? ["--workers", WORKERS] : [])];
     const started = performance.now();
     const child = spawn("/usr/bin/time", args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, BENCH_URL: url, BENCH_KEY_ID: DEMO_KEY.id, BENCH_KEY_SECRET: DEMO_KEY.secret } });
     let log = "";
@@ -112,10 +116,11 @@ async function measure(sandbox: ReturnType<typeof startChild>, url: string, n: n
     if (code !== 0) throw new Error(`generate (${n} shops) exited with ${code}:\n${log.slice(-3000)}`);
     const after = (await ask(sandbox)).byPath;
     const delta = (path: (p: string) => boolean) => Object.entries(after).reduce((sum, [p, count]) => sum + (path(p) ? count - (before[p] ?? 0) : 0), 0);
-    const rssKb = Number(log.trim().split("\n").at(-1));
-    return { seconds, rssMb: rssKb / 1024, stream: delta((p) => p.endsWith("/products/stream")), reference: delta((p) => !p.endsWith("/products/stream")), bytes: await du(join(dir, "out")) };
+    const [rssKb, user, system] = log.trim().split("\n").at(-1)!.split(" ").map(Number) as [number, number, number];
+    return { seconds, cpuSeconds: user + system, rssMb: rssKb / 1024, stream: delta((p) => p.endsWith("/products/stream")), reference: delta((p) => !p.endsWith("/products/stream")), bytes: await du(join(dir, "out")) };
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    if (KEEP) console.log(`  kept ${dir}`);
+    else await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -135,13 +140,13 @@ try {
   for (let run = 0; run < RUNS; run++) for (const n of sizes) samples.get(n)!.push(await measure(sandbox, url, n));
   const at = (n: number) => {
     const s = samples.get(n)!;
-    return { seconds: median(s.map((x) => x.seconds)), rssMb: median(s.map((x) => x.rssMb)), stream: s[0]!.stream, reference: s[0]!.reference, bytes: s[0]!.bytes };
+    return { seconds: median(s.map((x) => x.seconds)), cpuSeconds: median(s.map((x) => x.cpuSeconds)), rssMb: median(s.map((x) => x.rssMb)), stream: s[0]!.stream, reference: s[0]!.reference, bytes: s[0]!.bytes };
   };
   const one = at(0);
   console.log(`shops bench: ${PRODUCTS.toLocaleString("en")} products, ${sample.channels.length} channels per shop (the sample config's), an offers file per shop, ${RUNS === 1 ? "one run" : `median of ${RUNS} runs`}`);
   const line = (label: string, s: ReturnType<typeof at>, n: number) =>
     console.log(
-      `  ${label.padEnd(24)} wall ${s.seconds.toFixed(1).padStart(6)} s (${(s.seconds / one.seconds).toFixed(2)}x)   peak RSS ${Math.round(s.rssMb).toString().padStart(5)} MB (${(s.rssMb / one.rssMb).toFixed(2)}x)   requests: ${s.stream} stream + ${s.reference} reference   feeds ${(s.bytes / 2 ** 20).toFixed(0)} MB` +
+      `  ${label.padEnd(24)} wall ${s.seconds.toFixed(1).padStart(6)} s (${(s.seconds / one.seconds).toFixed(2)}x)   CPU ${s.cpuSeconds.toFixed(1).padStart(6)} s   peak RSS ${Math.round(s.rssMb).toString().padStart(5)} MB (${(s.rssMb / one.rssMb).toFixed(2)}x)   requests: ${s.stream} stream + ${s.reference} reference   feeds ${(s.bytes / 2 ** 20).toFixed(0)} MB` +
         (n > 1 ? `   per further shop ${((s.seconds - at(SIZES.includes(1) ? 1 : 0).seconds) / (n - (SIZES.includes(1) ? 1 : 1))).toFixed(2)} s` : ""),
     );
   line("1 shop, no `shops` (baseline)", one, 0);
