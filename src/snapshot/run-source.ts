@@ -10,7 +10,9 @@
  * A delta or a refresh that cannot be made reads in full instead and says why
  * (`fallback`): no snapshot, one of another format version, too old, read with
  * another filter or sorting, a filter or sorting a merge cannot follow, or a
- * delta larger than the configured share of the catalogue.
+ * delta larger than the configured share of the catalogue. The log says so when
+ * that read starts (open()): a run of many shops from the snapshot fails before
+ * (SNAPSHOT_MISSING, pipeline/run-products.ts) and must not announce a read it never makes.
  *
  * Kept state is an aid, never a condition (issue 22): a snapshot that is damaged
  * or unreadable, or one that cannot be written (a full disk), is a `Problem` of
@@ -87,6 +89,8 @@ export class RunSource {
   private read: ReadCounts | undefined;
   /** A delta's merge: the generation merged into, and where each new line came from. */
   private merged: { from: string | undefined; origins: Origins } | undefined;
+  /** The full read plan() decided on: said, and its problem kept, by open() once that read starts. */
+  private planned: { reason: string; problem: string | undefined } | undefined;
 
   private constructor(private readonly options: SourceOptions, snapshot: Snapshot | undefined, fallback: string | undefined) {
     const { requested, now } = options;
@@ -106,9 +110,8 @@ export class RunSource {
     if (requested === "full") return new RunSource(options, undefined, undefined);
     const fallback = (reason: string, snapshot?: Snapshot, problem?: string) => {
       snapshot?.close();
-      options.warn(`--source ${requested}: reading the whole catalogue instead`, { reason });
       const source = new RunSource(options, undefined, reason);
-      if (problem) source.problems.push({ kind: "state", code: problem, reason: `${reason}; the catalogue was read in full instead` });
+      source.planned = { reason, problem };
       return source;
     };
     const file = snapshotPath(options.outputDir);
@@ -165,6 +168,11 @@ export class RunSource {
     if (this.report.used === "delta") {
       const merged = await this.delta(reference);
       if (merged) return merged;
+    }
+    if (this.planned) {
+      const { reason, problem } = this.planned;
+      options.warn(`--source ${this.report.requested}: reading the whole catalogue instead`, { reason });
+      if (problem) this.problems.push({ kind: "state", code: problem, reason: `${reason}; the catalogue was read in full instead` });
     }
     return this.full(reference);
   }

@@ -260,6 +260,9 @@ describe("a shard without the shared snapshot", () => {
     const run = await runCli(["generate", "--config", configFile, "--shard", "1/2", "--source", "snapshot"], { env: sandboxEnv(sandbox) });
     expect(run.code, run.stdout + run.stderr).toBe(4);
     expect([streamRequests() - before[0]!, referenceRequests() - before[1]!]).toEqual([0, 0]);
+    // The log announces no full read it never makes (a one-shop refresh does read in full, and says so: test/snapshot/cli.test.ts).
+    expect(run.stderr).toContain("offers loaded");
+    expect(run.stderr).not.toMatch(/whole catalogue|in full instead/);
     const onShard = SHOPS.filter((s) => shardOf(s, 2) === 1);
     expect(run.stdout).toContain(`Shops: ${onShard.length}, 0 ok`);
     for (const shop of onShard) {

@@ -46,6 +46,8 @@ describe("the CLI with damaged or stale state", () => {
     const output = refresh.stdout + refresh.stderr;
     expect(refresh.code, output).toBe(8);
     expect(output).toMatch(/the snapshot cannot be used: .*block 1 of \d+ does not match its digest/);
+    // One shop reads in full, and says so (a shard fails instead, and does not: test/shops/run.test.ts).
+    expect(refresh.stderr).toContain("--source snapshot: reading the whole catalogue instead");
     expect(output).toContain("RUN_DEGRADED");
     expect(output).not.toContain("UNEXPECTED");
     expect(output).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
