@@ -8,6 +8,8 @@ import type { ItemFacts } from "../mapping/item-facts.js";
 import type { MappingContext } from "../mapping/context.js";
 import { productFacts } from "../mapping/facts.js";
 import { parseGtin, productGtins } from "../mapping/gtin.js";
+import { intern } from "../mapping/locale-cache.js";
+import { perProduct } from "../mapping/product-cache.js";
 import type { Reason } from "../mapping/reasons.js";
 
 /** A product as explain finds and shows it. */
@@ -59,10 +61,9 @@ export function nationalCodeKey(kind: string, digits: string): string {
   return `${kind}:${digits}`;
 }
 
-/** `context`: the run's, so that the offers file's codes (a shop's PZNs) are found too; its facts are memoised for the mapping that follows. */
-export function indexProduct(product: Product, context?: MappingContext): IndexProduct {
+/** What the index keeps of a product whatever the offers file says: every shop of a run shares it (product-cache.ts). */
+function catalogueEntry(product: Product): IndexProduct {
   const gtins = productGtins(product);
-  const national = context === undefined ? [] : Object.entries(productFacts(product, context).national.codes).map(([kind, digits]) => nationalCodeKey(kind, digits));
   const names: Record<string, string> = {};
   const name = product.name;
   if (name !== null && typeof name === "object") {
@@ -73,12 +74,28 @@ export function indexProduct(product: Product, context?: MappingContext): IndexP
   return {
     id: product.id,
     codes: gtins.valid.map((g) => g.key),
-    ...(national.length > 0 ? { national } : {}),
     gtin: gtins.valid[0]?.digits,
     cip13: cip?.ok ? cip.value.digits : undefined,
     names,
     brand: firstString(product.brands?.[0]?.name),
   };
+}
+
+const CATALOGUE_ENTRY = intern("explain entry");
+
+/**
+ * `context`: the run's, so that the offers file's codes (a shop's PZNs) are found too; its facts are
+ * memoised for the mapping that follows. The rest is computed once per product for every shop of
+ * the run (the entry is read only: posted to the main thread or written there).
+ */
+export function indexProduct(product: Product, context?: MappingContext): IndexProduct {
+  const base = context === undefined ? catalogueEntry(product) : perProduct(context.memo.catalogue, product, CATALOGUE_ENTRY, () => catalogueEntry(product));
+  if (context === undefined) return base;
+  const codes = productFacts(product, context).national.codes;
+  let national: string[] | undefined;
+  for (const kind in codes) (national ??= []).push(nationalCodeKey(kind, codes[kind as keyof typeof codes]!));
+  // In the entry's usual key order (the state log writes it as JSON).
+  return national === undefined ? base : { id: base.id, codes: base.codes, national, gtin: base.gtin, cip13: base.cip13, names: base.names, brand: base.brand };
 }
 
 /**
