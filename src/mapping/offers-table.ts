@@ -90,6 +90,11 @@ export interface SharedOffers {
   codes: Float64Array;
 }
 
+/** A value of a column kept only once some row has one: NaN past its end. */
+function at(column: Float64Array, index: number): number {
+  return index < column.length ? column[index]! : Number.NaN;
+}
+
 function hashNumber(key: number): number {
   return Math.imul((key % 0x100000000) ^ Math.floor(key / 0x100000000), 0x9e3779b1) >>> 0;
 }
@@ -107,10 +112,12 @@ export class OffersIndex {
       price: sharedArray(Int32Array, rows),
       salePrice: sharedArray(Int32Array, rows),
       quantity: sharedArray(Int32Array, rows, -1),
-      saleFrom: sharedArray(Float64Array, rows, NaN),
-      saleUntil: sharedArray(Float64Array, rows, NaN),
+      // Only when some row has one (at() reads NaN past their end): with many shops, each shop's index
+      // of 100,000 rows spent ~10 MB on columns its file does not have (docs/shops.md, Figures).
+      saleFrom: sharedArray(Float64Array, 0),
+      saleUntil: sharedArray(Float64Array, 0),
       availability: sharedArray(Uint8Array, rows),
-      availabilityDate: sharedArray(Float64Array, rows, NaN),
+      availabilityDate: sharedArray(Float64Array, 0),
       link: sharedArray(Int32Array, rows, -1),
       idRow: sharedArray(Int32Array, rows),
       ids: StringPool.create().share(),
@@ -119,7 +126,7 @@ export class OffersIndex {
       gtinKeys: sharedArray(Float64Array, 128),
       gtinRows: sharedArray(Int32Array, 128),
       lastPublished: sharedArray(Int32Array, rows),
-      codes: sharedArray(Float64Array, rows * CODE_COUNT, NaN),
+      codes: sharedArray(Float64Array, 0),
     });
   }
 
@@ -192,25 +199,23 @@ export class OffersIndex {
     d.price = ensure(d.price, n);
     d.salePrice = ensure(d.salePrice, n);
     d.quantity = ensure(d.quantity, n, -1);
-    d.saleFrom = ensure(d.saleFrom, n, NaN);
-    d.saleUntil = ensure(d.saleUntil, n, NaN);
     d.availability = ensure(d.availability, n);
-    d.availabilityDate = ensure(d.availabilityDate, n, NaN);
     d.link = ensure(d.link, n, -1);
     d.lastPublished = ensure(d.lastPublished, n);
-    d.codes = ensure(d.codes, n * CODE_COUNT, NaN);
     OFFER_CODES.forEach((kind, k) => {
       const code = offer.codes?.[kind];
-      if (code !== undefined) d.codes[row * CODE_COUNT + k] = Number(code);
+      if (code === undefined) return;
+      d.codes = ensure(d.codes, n * CODE_COUNT, NaN);
+      d.codes[row * CODE_COUNT + k] = Number(code);
     });
     d.line[row] = offer.line;
     d.price[row] = offer.priceCents ?? 0;
     d.salePrice[row] = offer.salePriceCents ?? 0;
     d.quantity[row] = offer.quantity ?? -1;
-    d.saleFrom[row] = offer.saleFrom ?? NaN;
-    d.saleUntil[row] = offer.saleUntil ?? NaN;
+    if (offer.saleFrom !== undefined) (d.saleFrom = ensure(d.saleFrom, n, NaN))[row] = offer.saleFrom;
+    if (offer.saleUntil !== undefined) (d.saleUntil = ensure(d.saleUntil, n, NaN))[row] = offer.saleUntil;
     d.availability[row] = offer.availability === undefined ? 0 : AVAILABILITIES.indexOf(offer.availability);
-    d.availabilityDate[row] = offer.availabilityDate ?? NaN;
+    if (offer.availabilityDate !== undefined) (d.availabilityDate = ensure(d.availabilityDate, n, NaN))[row] = offer.availabilityDate;
     if (offer.link !== undefined) {
       const links = StringPool.from(d.links);
       d.link[row] = links.intern(offer.link);
@@ -270,14 +275,15 @@ export class OffersIndex {
     const d = this.d;
     const link = d.link[row]! >= 0 ? StringPool.from(d.links).get(d.link[row]!) : "";
     // The availability date only when the row has one: fingerprints of rows without stay as they were.
-    const date = Number.isNaN(d.availabilityDate[row]) ? "" : `@${d.availabilityDate[row]}`;
+    const availabilityDate = at(d.availabilityDate, row);
+    const date = Number.isNaN(availabilityDate) ? "" : `@${availabilityDate}`;
     // The refusal only when the row is refused (fingerprints of accepted rows stay as they were),
     // with its line: OFFER_REFUSED names it.
     const refused = d.refused[row] === 0 ? "" : `!${d.refused[row]}@${d.line[row]}`;
     // The last published price only when it is not the row's own (the usual case: a row that did not
     // change was published at its price), so the fingerprints of unchanged rows stay as they were.
     const last = d.lastPublished[row] === 0 || d.lastPublished[row] === d.price[row] ? "" : `~${d.lastPublished[row]}`;
-    return `${refused}${last}${this.codesText(row)}${d.price[row]}|${d.salePrice[row]}|${d.quantity[row]}|${d.saleFrom[row]}|${d.saleUntil[row]}|${d.availability[row]}${date}|${d.link[row]! >= 0 ? "l" : "-"}${link}`;
+    return `${refused}${last}${this.codesText(row)}${d.price[row]}|${d.salePrice[row]}|${d.quantity[row]}|${at(d.saleFrom, row)}|${at(d.saleUntil, row)}|${d.availability[row]}${date}|${d.link[row]! >= 0 ? "l" : "-"}${link}`;
   }
 
   private offer(row: number): Offer {
@@ -286,16 +292,19 @@ export class OffersIndex {
     if (d.refused[row] !== 0) offer.refused = REFUSALS[d.refused[row]! - 1]!;
     if (d.price[row]! > 0) offer.priceCents = d.price[row]!;
     if (d.salePrice[row]! > 0) offer.salePriceCents = d.salePrice[row]!;
-    if (!Number.isNaN(d.saleFrom[row])) offer.saleFrom = d.saleFrom[row]!;
-    if (!Number.isNaN(d.saleUntil[row])) offer.saleUntil = d.saleUntil[row]!;
+    const saleFrom = at(d.saleFrom, row);
+    const saleUntil = at(d.saleUntil, row);
+    if (!Number.isNaN(saleFrom)) offer.saleFrom = saleFrom;
+    if (!Number.isNaN(saleUntil)) offer.saleUntil = saleUntil;
     if (d.quantity[row]! >= 0) offer.quantity = d.quantity[row]!;
     const availability = AVAILABILITIES[d.availability[row]!];
     if (availability !== undefined) offer.availability = availability;
-    if (!Number.isNaN(d.availabilityDate[row])) offer.availabilityDate = d.availabilityDate[row]!;
+    const availabilityDate = at(d.availabilityDate, row);
+    if (!Number.isNaN(availabilityDate)) offer.availabilityDate = availabilityDate;
     if (d.link[row]! >= 0) offer.link = StringPool.from(d.links).get(d.link[row]!);
     if (d.lastPublished[row] !== 0) offer.lastPublishedCents = d.lastPublished[row]!;
     OFFER_CODES.forEach((kind, k) => {
-      const value = d.codes[row * CODE_COUNT + k]!;
+      const value = at(d.codes, row * CODE_COUNT + k);
       if (!Number.isNaN(value)) (offer.codes ??= {})[kind] = String(value).padStart(PHARMACY_CODES[kind].digits, "0");
     });
     return offer;
@@ -305,7 +314,7 @@ export class OffersIndex {
   private codesText(row: number): string {
     let text = "";
     for (let k = 0; k < CODE_COUNT; k++) {
-      const value = this.d.codes[row * CODE_COUNT + k]!;
+      const value = at(this.d.codes, row * CODE_COUNT + k);
       if (!Number.isNaN(value)) text += `${OFFER_CODES[k]}${value}#`;
     }
     return text;
