@@ -13,17 +13,20 @@ interface ProductCache {
   values: Map<number, unknown>;
   /** HTML -> text of the product's descriptions (text.ts), for every channel and shop. */
   html: Map<string, string>;
+  /** Report lines by what they say (pipeline/channel-mapper.ts): the same exclusion in another channel or shop is the same line. */
+  lines: Map<string, string>;
 }
 
 const caches = new WeakMap<object, ProductCache>();
 
 function cacheOf(owner: object, product: Product): ProductCache {
   let cache = caches.get(owner);
-  if (!cache) caches.set(owner, (cache = { product: undefined, values: new Map(), html: new Map() }));
+  if (!cache) caches.set(owner, (cache = { product: undefined, values: new Map(), html: new Map(), lines: new Map() }));
   if (cache.product !== product) {
     cache.product = product;
     cache.values.clear();
     cache.html.clear();
+    cache.lines.clear();
   }
   return cache;
 }
@@ -40,4 +43,9 @@ export function perProduct<T>(owner: object, product: Product, key: number, comp
 /** The product's HTML -> text memo under this owner. */
 export function productHtml(owner: object, product: Product): Map<string, string> {
   return cacheOf(owner, product).html;
+}
+
+/** The product's report lines under this owner, by what they say. */
+export function productLines(owner: object, product: Product): Map<string, string> {
+  return cacheOf(owner, product).lines;
 }

@@ -12,10 +12,11 @@ import { mapProduct, type MapResult } from "../mapping/map-product.js";
 import { selectImageSources } from "../mapping/photos.js";
 import { isDataQualityReason, type Reason, type WarningCode } from "../mapping/reasons.js";
 import type { ChannelMapping } from "../mapping/settings.js";
-import { exclusionLine, type ReportProduct, warningLines } from "../publish/exclusion-report.js";
+import { exclusionCells, exclusionLine, exclusionLineOf, type ReportProduct, warningLines } from "../publish/exclusion-report.js";
 import { productFacts } from "../mapping/facts.js";
 import { resolveLocalized } from "../mapping/locale.js";
 import { mappingKey, sharedMapping } from "../mapping/locale-cache.js";
+import { productLines } from "../mapping/product-cache.js";
 import { rowStringifier } from "../writers/csv.js";
 import type { LoadedLayout, OutputFormat } from "../writers/layout.js";
 import { WRITERS } from "../writers/registry.js";
@@ -133,7 +134,7 @@ export class ChannelMapper {
   /** Maps and renders; a writer that throws (a broken custom template) throws here. */
   map(product: Product, context: MappingContext): Outcome {
     const result = this.mapped(product, context);
-    if (!result.ok) return { report: this.exclusion(this.who(product, context), result.reasons), reasons: result.reasons };
+    if (!result.ok) return { report: this.excluded(product, context, result.reasons), reasons: result.reasons };
     const lines = result.warnings.length > 0 || hasKeys(result.fallbacks) ? this.warningLines(this.who(product, context), result.warnings, result.fallbacks) : "";
     return { row: this.row(result.item, result.warnings, result.fallbacks, product.id), warningLines: lines, warnings: result.warnings, fallbacks: result.fallbacks };
   }
@@ -170,11 +171,30 @@ export class ChannelMapper {
 
   /** Counts an exclusion; returns its report line. */
   exclusion(who: ReportProduct, reasons: readonly Reason[]): string {
+    this.countExclusion(reasons);
+    return exclusionLine(this.reportLine, who, reasons, this.compiled.settings);
+  }
+
+  private countExclusion(reasons: readonly Reason[]): void {
     const code = reasons[0]?.code ?? "MAPPING_ERROR";
     bump(this.tally.excluded, code);
     if (isDataQualityReason(code)) this.tally.rejected++;
     this.countPolicy(reasons.find((r) => r.code === "POLICY_DENIED")?.detail);
-    return exclusionLine(this.reportLine, who, reasons, this.compiled.settings);
+  }
+
+  /**
+   * As exclusion(), the line written once per product for every channel and shop that says the
+   * same of it (the same language, the same reasons): rendering a report line (its cells checked
+   * and quoted by csv-stringify) cost a run of many shops more than deciding the exclusion.
+   */
+  private excluded(product: Product, context: MappingContext, reasons: readonly Reason[]): string {
+    this.countExclusion(reasons);
+    const reason = exclusionCells(reasons, this.compiled.settings);
+    const lines = productLines(context.memo.catalogue, product);
+    const key = `${this.compiled.chainKey}\u0000${reason.code}\u0000${reason.detail}\u0000${reason.others}`;
+    let line = lines.get(key);
+    if (line === undefined) lines.set(key, (line = exclusionLineOf(this.reportLine, this.who(product, context), reason)));
+    return line;
   }
 
   /**

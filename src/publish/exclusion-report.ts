@@ -42,14 +42,30 @@ function printable(line: (cells: string[]) => string, values: string[]): string 
   return line(values);
 }
 
-/** A report's CSV line for one excluded product: the first reason is the one counted; the others are listed for the reader. */
-export function exclusionLine(line: (cells: string[]) => string, product: ReportProduct, reasons: readonly Reason<string>[], settings: ChannelMapping): string {
+/** The reason columns of an exclusion's line: the first reason (counted) in plain words, the others' codes. */
+export interface ExclusionCells {
+  code: string;
+  detail: string;
+  others: string;
+}
+
+export function exclusionCells(reasons: readonly Reason<string>[], settings: ChannelMapping): ExclusionCells {
   const first = reasons[0];
   let others = "";
   for (let i = 1; i < reasons.length; i++) others += (i > 1 ? "|" : "") + reasons[i]!.code;
+  return { code: first?.code ?? "", detail: first ? reasonDetail(first, settings) : "", others };
+}
+
+/** A report's CSV line for one excluded product, of its reason columns (exclusionCells). */
+export function exclusionLineOf(line: (cells: string[]) => string, product: ReportProduct, reason: ExclusionCells): string {
   const values = cells(product);
-  values.push(first?.code ?? "", first ? reasonDetail(first, settings) : "", others);
+  values.push(reason.code, reason.detail, reason.others);
   return printable(line, values);
+}
+
+/** A report's CSV line for one excluded product: the first reason is the one counted; the others are listed for the reader. */
+export function exclusionLine(line: (cells: string[]) => string, product: ReportProduct, reasons: readonly Reason<string>[], settings: ChannelMapping): string {
+  return exclusionLineOf(line, product, exclusionCells(reasons, settings));
 }
 
 /** The warnings report's lines for one published item ("" when it has none). */
