@@ -41,9 +41,11 @@ function cellwise(options: RowOptions, library: (cells: string[]) => string): ((
   const special = new RegExp(`["\\r\\n${escapeRegExp(delimiter)}${extraClass ?? ""}]`);
   const alsoQuoted = extraClass === undefined ? extra : undefined;
   const plain = (cell: string) => !special.test(cell) && (alsoQuoted === undefined || !alsoQuoted.test(cell));
-  // Short cells that need quoting repeat (a report's reason sentences, with their commas): each
-  // is quoted by the library once. Bounded, and long cells (descriptions) never kept.
-  const quotedCells = new Map<string, string>();
+  // Cells that need quoting repeat: a report's reason sentences (with their commas), and a
+  // product's title and description in every shop of a run that writes this channel (docs/shops.md;
+  // the shops are written product by product). Each is quoted by the library once; the cells are
+  // kept for every writer of this thread with these options, and boundedly.
+  const quotedCells = quotedCache(`${delimiter}|${end}|${extra ? `${extra.source}/${extra.flags}` : ""}`);
   const quoted = (cell: string): string => {
     let out = quotedCells.get(cell);
     if (out === undefined) {
@@ -66,9 +68,21 @@ function cellwise(options: RowOptions, library: (cells: string[]) => string): ((
   };
 }
 
-/** At most this many quoted cells kept per stringifier, each at most this long: ~0.5 MB at worst. */
-const QUOTED_CELLS = 512;
-const QUOTED_CELL_MAX_LENGTH = 512;
+/**
+ * At most this many quoted cells kept per kind of stringifier, each at most this long: ~4 MB at
+ * worst, per thread. Long enough for a description: cut to 5,000 characters by most presets.
+ */
+const QUOTED_CELLS = 256;
+const QUOTED_CELL_MAX_LENGTH = 8192;
+
+/** The quoted cells of every stringifier of this thread with the same options (their signature). */
+const QUOTED = new Map<string, Map<string, string>>();
+
+function quotedCache(signature: string): Map<string, string> {
+  let cache = QUOTED.get(signature);
+  if (cache === undefined) QUOTED.set(signature, (cache = new Map()));
+  return cache;
+}
 
 /**
  * csv-stringify's rendering of a record, through its public sync API. Its stream core was faster
