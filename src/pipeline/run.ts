@@ -18,6 +18,7 @@
  * aborts every channel (the live files stay); a channel failure stops that channel only. A new
  * capability joins as a sink or a hook (publish/run-parts.ts), not as a branch here.
  */
+import pLimit from "p-limit";
 import { createCatalogueClient } from "../catalogue/client.js";
 import type { LoadedConfig } from "../config/types.js";
 import { destinationsHook } from "../destinations/after-publish.js";
@@ -101,6 +102,9 @@ export async function runGenerate(options: GenerateOptions): Promise<GenerateRes
   if (outcome!.error !== undefined) throw outcome!.error;
   return outcome!.result!;
 }
+
+/** Shops published at once once the products are mapped (runShops). */
+const PUBLISH_AT_ONCE = 4;
 
 /** A shop's run before the products: locked, its output prepared, its offers read (or refused). */
 interface ShopRun {
@@ -196,17 +200,25 @@ export async function runShops(options: ShopsOptions): Promise<ShopOutcome[]> {
         for (const run of live) run.error = withDownloadFailure(error, fetched);
       }
     }
-    for (const run of live) {
-      if (run.error === undefined) {
-        try {
-          await publishShop(run, figures!, options, started, shared);
-          continue;
-        } catch (error) {
-          run.error = error;
-        }
-      }
-      await failShop(run, options, started);
-    }
+    // A few shops at a time: a shop's publish waits on the disk (fsync of every renamed file) and on
+    // libuv's pool (its history's gzip) more than it computes; one after the other, 10 shops spent
+    // ~15 % of the run's wall time there.
+    const publishing = pLimit(PUBLISH_AT_ONCE);
+    await Promise.all(
+      live.map((run) =>
+        publishing(async () => {
+          if (run.error === undefined) {
+            try {
+              await publishShop(run, figures!, options, started, shared);
+              return;
+            } catch (error) {
+              run.error = error;
+            }
+          }
+          await failShop(run, options, started);
+        }),
+      ),
+    );
     await shared?.settle();
     // A run of many shops that read the catalogue wrote the shared snapshot too: the bucket gets it, or the log says why not.
     if (remote && options.shops.length > 0 && !dryRun && (sourceUsed === "full" || sourceUsed === "delta")) {
