@@ -5,7 +5,7 @@
  * sandbox (photos linked as served: images.process is left out, bench/images.ts measures it). Beside it, in the same run, the baseline: one shop as a config without `shops` (what
  * every user has today).
  *
- *   npx tsx bench/shops.ts [--products 100000] [--shops 1,10,50] [--runs 1] [--workers N] [--cpu-prof DIR] [--keep]
+ *   npx tsx bench/shops.ts [--products 100000] [--shops 1,10,50] [--runs 1] [--workers N] [--cpu-prof DIR] [--keep] [--cli FILE]
  *
  * Per size: wall time (spawn to exit, the built CLI as cron runs it), peak RSS of the process
  * (GNU time's maximum resident set: the main thread and its worker threads), the catalogue
@@ -30,9 +30,11 @@ const WORKERS = flag("workers", "");
 const PROFILE = flag("cpu-prof", "");
 /** Leave each run's folder (config, output) in place and say where: to look at what a shop writes. */
 const KEEP = process.argv.includes("--keep");
+/** Another build's CLI (a copy of dist/ made before a change): to compare two builds on one machine, run after run. */
+const CLI = flag("cli", "");
 const SEED = 1;
 const root = fileURLToPath(new URL("../", import.meta.url));
-execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
+if (!CLI) execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], { stdio: "inherit" });
 
 const sample = JSON.parse(await readFile(join(root, "config/pharmafeed.json"), "utf8")) as { shop: { certifications: string[] }; channels: string[] };
 const ids = (() => {
@@ -106,7 +108,7 @@ async function measure(sandbox: ReturnType<typeof startChild>, url: string, n: n
   try {
     const config = await writeConfig(dir, n);
     const before = (await ask(sandbox)).byPath;
-    const args = ["-f", "%M %U %S", process.execPath, ...(PROFILE ? ["--cpu-prof", "--cpu-prof-dir", join(PROFILE, String(n))] : []), join(root, "dist/cli.js"), "generate", "--config", config, "--log-format", "json", "--force", ...(WORKERS ? ["--workers", WORKERS] : [])];
+    const args = ["-f", "%M %U %S", process.execPath, ...(PROFILE ? ["--cpu-prof", "--cpu-prof-dir", join(PROFILE, String(n))] : []), CLI || join(root, "dist/cli.js"), "generate", "--config", config, "--log-format", "json", "--force", ...(WORKERS ? ["--workers", WORKERS] : [])];
     const started = performance.now();
     const child = spawn("/usr/bin/time", args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, BENCH_URL: url, BENCH_KEY_ID: DEMO_KEY.id, BENCH_KEY_SECRET: DEMO_KEY.secret } });
     let log = "";
