@@ -46,13 +46,15 @@ export interface ShopSpec {
 /** Paths `serve` answers at its root, beside /<shop>/ (serve/server.ts): no shop may be called so. */
 export const SERVE_ROOT_NAMES: ReadonlySet<string> = new Set(["feeds", "healthz", "monitor", "search", "status", "shops", "assets", "favicon.ico", "robots.txt"]);
 
-/** The shop files a main file names: its list, or every `*.json` of its folder (by name). */
+/** The shop files a main file names: its list, or every `*.json` of its folder (by name, hidden files left out). */
 export async function shopFiles(file: string, listed: string | readonly string[], problems: Problems): Promise<string[]> {
   const base = dirname(file);
   if (Array.isArray(listed)) return listed.map((f) => resolve(base, f));
   const folder = resolve(base, listed as string);
   try {
-    const names = (await readdir(folder)).filter((n) => extname(n) === ".json").sort();
+    // `.JSON` as `.json` (a file copied from another system is no less a shop); hidden files are
+    // an editor's (emacs' `.#alpha.json` lock, a dangling link) or a sync tool's, never a shop.
+    const names = (await readdir(folder)).filter((n) => extname(n).toLowerCase() === ".json" && !n.startsWith(".")).sort();
     if (names.length === 0) problems.add(file, "shops", `${folder} holds no shop file (*.json)`);
     return names.map((n) => join(folder, n));
   } catch (error) {
