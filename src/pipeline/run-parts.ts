@@ -95,30 +95,27 @@ export class RunParts {
  * when no shop committed it (the source failed, or every shop did).
  */
 export class SharedSnapshot {
-  private sink: StateSink | undefined;
+  private source: RunSource | undefined;
   private committed: Promise<PartOutcome["problems"]> | undefined;
 
   constructor(private readonly logger: Logger) {}
 
   use(source: RunSource): void {
-    this.sink = snapshotSink(source);
+    this.source = source;
   }
 
   view(): StateSink {
-    return {
-      name: "snapshot",
-      commit: async (run) => (this.sink ? await (this.committed ??= this.sink.commit(run)) : []),
-      abort: async () => {},
-    };
+    return { name: "snapshot", commit: () => this.commit(), abort: async () => {} };
   }
 
-  /** A run that maps no shop (--catalogue-only): the snapshot is all it makes. */
+  /** Once, by the first shop published (or a run that maps no shop: --catalogue-only, where the snapshot is all it makes). */
   async commit(): Promise<PartOutcome["problems"]> {
-    return this.sink ? await (this.committed ??= this.sink.commit(undefined as never)) : [];
+    const source = this.source;
+    return source ? await (this.committed ??= Promise.resolve(source.problems)) : [];
   }
 
   async settle(): Promise<void> {
-    if (this.committed || !this.sink) return;
-    await this.sink.abort().catch((error: unknown) => this.logger.warn("snapshot not cleared", { error: (error as Error).message }));
+    if (this.committed || !this.source) return;
+    await this.source.abort().catch((error: unknown) => this.logger.warn("snapshot not cleared", { error: (error as Error).message }));
   }
 }
