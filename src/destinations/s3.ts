@@ -17,13 +17,14 @@ import { DestinationFailure, type Driver, type DriverContext, type Stored, type 
 
 export const kind = "s3";
 
-function keyPrefix(prefix: string): string {
+/** A configured prefix as a key's start: no leading slash, a trailing one unless empty. */
+export function keyPrefix(prefix: string): string {
   const trimmed = prefix.replace(/^\/+/, "");
   return trimmed === "" || trimmed.endsWith("/") ? trimmed : `${trimmed}/`;
 }
 
 /** The SDK's error names for refused credentials (AWS, GCS and MinIO say these). */
-const AUTH_NAMES = new Set(["InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "Forbidden", "InvalidToken", "ExpiredToken", "AuthorizationHeaderMalformed"]);
+export const AUTH_NAMES: ReadonlySet<string> = new Set(["InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "Forbidden", "InvalidToken", "ExpiredToken", "AuthorizationHeaderMalformed"]);
 
 /** The SDK's client and HTTP handler log through this: nothing of theirs reaches stdout or stderr; their errors come back to us. */
 const QUIET = { trace: () => {}, debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };

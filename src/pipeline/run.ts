@@ -242,10 +242,10 @@ export async function runShops(options: ShopsOptions): Promise<ShopOutcome[]> {
   });
 }
 
-/** The shared snapshot's bucket: the AWS SDK loaded only then, its client built where the destinations' are. */
+/** The shared snapshot's bucket: the AWS SDK loaded only then (destinations/s3-snapshot.ts). */
 async function snapshotBucket(settings: NonNullable<LoadedConfig["snapshot"]>["s3"]): Promise<RemoteStore> {
-  const [{ createS3Client }, { s3Store }] = await Promise.all([import("../destinations/s3.js"), import("../snapshot/s3-store.js")]);
-  return s3Store(createS3Client(settings), settings);
+  const { s3Store } = await import("../destinations/s3-snapshot.js");
+  return s3Store(settings);
 }
 
 /** Locks the shop's output, clears what dead runs left, reads its offers; a refused offers file fails the shop here. */

@@ -39,7 +39,7 @@ export interface RemoteCopy {
 }
 
 /**
- * Where the copy is kept: one driver per kind (s3-store.ts), like destinations/. Failures are
+ * Where the copy is kept: one driver per kind (destinations/s3-snapshot.ts). Failures are
  * PharmafeedErrors whose message starts with `target`: SOURCE_AUTH, SOURCE_NETWORK, SOURCE_TIMEOUT,
  * SOURCE_HTTP (context.status), STORE_INVALID (an object that is no copy of ours).
  */

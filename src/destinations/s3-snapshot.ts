@@ -1,46 +1,32 @@
 /**
  * The shared snapshot's copy in an S3-compatible bucket (AWS S3, GCS with HMAC keys, R2, MinIO):
  * one object, `<prefix>snapshot.pfs`, its digest and generation in its user metadata
- * (x-amz-meta-sha256, -generation, -synced-at). Written by @aws-sdk/lib-storage's Upload: a PUT,
- * or above partSizeMb a multipart upload, both visible only once complete, so a shard never reads
- * half a copy and no temporary name is needed. The client is built by the caller
- * (destinations/s3.ts createS3Client, a layer above this one): one place builds every S3 client.
+ * (x-amz-meta-sha256, -generation, -synced-at); snapshot/remote.ts checks and moves it. Written
+ * by @aws-sdk/lib-storage's Upload: a PUT, or above partSizeMb a multipart upload, both visible
+ * only once complete, so a shard never reads half a copy and no temporary name is needed. Its
+ * client, its credentials' refusals and its network failures are the destinations' (s3.ts,
+ * _common.ts): the bucket of a shop's feeds and the snapshot's are spoken to alike.
  */
-import { AbortMultipartUploadCommand, GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, type S3Client } from "@aws-sdk/client-s3";
+import { AbortMultipartUploadCommand, GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import type { Readable } from "node:stream";
 import { SNAPSHOT_FILE } from "../core/layout.js";
 import { PharmafeedError } from "../errors.js";
-import type { RemoteCopy, RemoteStore } from "./remote.js";
+import type { RemoteCopy, RemoteStore } from "../snapshot/remote.js";
+import { classifyNetwork } from "./_common.js";
+import { AUTH_NAMES, createS3Client, keyPrefix, type S3ClientSettings } from "./s3.js";
 
-/** What of the config's snapshot.s3 the copy needs beyond the client (config/snapshot-settings.ts). */
-export interface S3StoreSettings {
-  endpoint?: string | undefined;
+/** The config's snapshot.s3 (config/snapshot-settings.ts): a destination's connection settings, and where the copy goes. */
+export type S3StoreSettings = S3ClientSettings & {
   bucket: string;
   /** Key prefix; a trailing slash is added when missing, as for destinations. */
   prefix: string;
   partSizeMb: number;
   retries: number;
   retryDelayMs: number;
-  /** Only to keep them out of every message. */
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string | undefined;
-}
-
-/** The SDK's error names for refused credentials (AWS, GCS and MinIO say these). */
-const AUTH_NAMES = new Set(["InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "Forbidden", "InvalidToken", "ExpiredToken", "AuthorizationHeaderMalformed"]);
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED", "ERR_STREAM_PREMATURE_CLOSE"]);
+};
 
 type SdkError = { name?: string; message?: string; code?: unknown; cause?: unknown; $metadata?: { httpStatusCode?: number } };
-
-/** A socket's error code anywhere in the cause chain (the SDK wraps them, and names a reset "TimeoutError"). */
-function socketCode(error: unknown): string | undefined {
-  for (let e = error as SdkError | undefined, depth = 0; e && depth < 5; e = e.cause as SdkError | undefined, depth++) {
-    if (typeof e.code === "string" && (NETWORK_CODES.has(e.code) || e.code === "ETIMEDOUT")) return e.code;
-  }
-  return undefined;
-}
 
 /** The SDK's failure in words, as a PharmafeedError naming the copy; the secrets scrubbed out. */
 function failure(error: unknown, target: string, secrets: readonly string[]): PharmafeedError {
@@ -54,9 +40,10 @@ function failure(error: unknown, target: string, secrets: readonly string[]): Ph
   const said = scrub(`${words}${e.message && e.message !== "UnknownError" ? `: ${e.message}` : ""}`);
   const context = status ? { status } : {};
   if (AUTH_NAMES.has(e.name ?? "") || status === 401 || status === 403) return new PharmafeedError("SOURCE_AUTH", `${target}: credentials refused (${said})`, { cause: error, context });
-  const code = socketCode(error);
-  if (code === "ETIMEDOUT" || (!code && (e.name === "TimeoutError" || e.name === "RequestTimeout"))) return new PharmafeedError("SOURCE_TIMEOUT", `${target}: timed out (${said})`, { cause: error, context });
-  if (code) return new PharmafeedError("SOURCE_NETWORK", `${target}: unreachable or connection lost (${code})`, { cause: error, context });
+  // The SDK names a reset connection "TimeoutError" too: the socket's own code says which it was (as for a push).
+  const network = classifyNetwork(error);
+  if (network === "timeout" || (!network && (e.name === "TimeoutError" || e.name === "RequestTimeout"))) return new PharmafeedError("SOURCE_TIMEOUT", `${target}: timed out (${said})`, { cause: error, context });
+  if (network) return new PharmafeedError("SOURCE_NETWORK", `${target}: unreachable or connection lost (${said})`, { cause: error, context });
   return new PharmafeedError("SOURCE_HTTP", `${target}: ${said}`, { cause: error, context });
 }
 
@@ -71,9 +58,9 @@ function copyOf(target: string, bytes: number | undefined, metadata: Record<stri
   return { bytes, sha256, generation, syncedAt };
 }
 
-export function s3Store(client: S3Client, settings: S3StoreSettings): RemoteStore {
-  const trimmed = settings.prefix.replace(/^\/+/, "");
-  const Key = `${trimmed === "" || trimmed.endsWith("/") ? trimmed : `${trimmed}/`}${SNAPSHOT_FILE}`;
+export function s3Store(settings: S3StoreSettings): RemoteStore {
+  const client = createS3Client(settings);
+  const Key = `${keyPrefix(settings.prefix)}${SNAPSHOT_FILE}`;
   const Bucket = settings.bucket;
   const target = `s3://${Bucket}/${Key}${settings.endpoint ? ` at ${new URL(settings.endpoint).host}` : ""}`;
   const secrets = [settings.secretAccessKey, settings.sessionToken ?? "", settings.accessKeyId];
