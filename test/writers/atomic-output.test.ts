@@ -36,6 +36,36 @@ describe("AtomicOutput", () => {
     expect((await readdir(d)).sort()).toEqual(["feed.xml", "feed.xml.gz"]);
   });
 
+  it("grows its first block as text comes: the same bytes for a few lines, a line larger than a block as the first write, and a long mix", async () => {
+    const d = await dir();
+    const cases: { name: string; lines: (string | Buffer)[] }[] = [
+      { name: "few.csv", lines: ["id;reason\n", "A1;NO_OFFER é\n"] },
+      // A first write that may need more than a block (3 bytes a unit counted): to the disk as it is.
+      { name: "first-large.csv", lines: [`${"é".repeat(30_000)}\n`, "tail\n"] },
+      { name: "larger-than-a-block.csv", lines: [`${"z".repeat(70_000)}\n`, "tail\n"] },
+      {
+        name: "mix.csv",
+        lines: Array.from({ length: 3000 }, (_, i) => {
+          const line = `${i};😀 ${"é".repeat(i % 300)}${"w".repeat((i * 37) % 2000)}\n`;
+          return i % 4 === 0 ? Buffer.from(line, "utf8") : line;
+        }),
+      },
+    ];
+    for (const { name, lines } of cases) {
+      const out = new AtomicOutput(join(d, name), { gzip: true });
+      for (const line of lines) {
+        const pending = typeof line === "string" ? out.write(line) : out.writeBytes(line);
+        if (pending) await pending;
+      }
+      const stats = await out.finish();
+      await out.publish();
+      const expected = Buffer.concat(lines.map((line) => (typeof line === "string" ? Buffer.from(line, "utf8") : line)));
+      expect((await readFile(join(d, name))).equals(expected), name).toBe(true);
+      expect(stats.sha256, name).toBe(createHash("sha256").update(expected).digest("hex"));
+      expect(gunzipSync(await readFile(join(d, `${name}.gz`))).equals(expected), name).toBe(true);
+    }
+  });
+
   it("reuses written blocks without corrupting what is still being written", async () => {
     const d = await dir();
     const target = join(d, "feed.csv");
