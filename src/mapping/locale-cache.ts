@@ -10,6 +10,7 @@
  * where it would have been computed the same. Results are shared objects:
  * callers read them and never change them.
  */
+import { createHash } from "node:crypto";
 import type { Product } from "../catalogue/schemas/product.js";
 import type { MappingContext } from "./context.js";
 import { selectImages, type ImagePlan } from "./photos.js";
@@ -27,11 +28,16 @@ function catalogueShared<T>(context: MappingContext, product: Product, key: numb
   return perProduct(context.memo.catalogue, product, key, compute);
 }
 
-/** Settings written out in full, to the number that stands for them. */
+/**
+ * Settings written out in full, to the number that stands for them. A long text is kept by its
+ * sha256 only: a channel's mapping settings are ~24 KB of JSON (its Google category map), and
+ * every shop of a run of many has its own, kept for the whole run (13 MB for 50 shops).
+ */
 const interned = new Map<string, number>();
 export function intern(text: string): number {
-  let key = interned.get(text);
-  if (key === undefined) interned.set(text, (key = interned.size));
+  const id = text.length > 64 ? `#${createHash("sha256").update(text).digest("base64")}` : `=${text}`;
+  let key = interned.get(id);
+  if (key === undefined) interned.set(id, (key = interned.size));
   return key;
 }
 
