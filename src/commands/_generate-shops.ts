@@ -4,8 +4,12 @@
  * receivers in its language). The run's exit code: 0 when every shop is ok; the shops' own code
  * when they all failed alike; otherwise degraded (8), naming the shops that need someone.
  */
+import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { parseShard } from "../config/shops.js";
+import { FAILURE_FILE, MANIFEST_FILE } from "../core/layout.js";
+import { ShopName } from "../config/schema.js";
+import { parseShard, selectShops } from "../config/shops.js";
 import { loadShops, type LoadedShops } from "../config/load.js";
 import type { LoadedConfig } from "../config/types.js";
 import { exitCodeFor, isPharmafeedError, PharmafeedError } from "../errors.js";
@@ -73,13 +77,50 @@ function withOutput(loaded: LoadedShops, output: string | undefined): { shops: L
   return { shops: loaded.shops.map((s) => ({ ...s, outputDir: join(output, s.shopId!) })), root: output };
 }
 
+/**
+ * The main file refused refuses every shop before any work. Under cron only the exit code and the
+ * log said so, while each shop's status page, /healthz and /monitor went on showing its last run as
+ * if this one had not been due: the shops of this run that have run here before (a folder with a
+ * manifest or a run record; this --shops and --shard's) get the run record a refused config of one
+ * shop gets, and the main file's receivers one alert. A shop that never ran has no page to correct.
+ */
+async function recordRefusedMain(root: string, select: { names?: readonly string[]; shard?: { index: number; count: number } }, fallback: Fallback, logger: Logger, error: unknown): Promise<void> {
+  const folders = await shopFolders(root);
+  let chosen: string[];
+  try {
+    chosen = [...selectShops(fallback.configFile, folders, select)];
+  } catch {
+    // --shops names no shop that ran here: no page shows one of them.
+    chosen = [];
+  }
+  for (const name of chosen) {
+    const watch = await beginWatch({ outputDir: join(root, name), ...(fallback.lockStaleAfterMs ? { staleAfterMs: fallback.lockStaleAfterMs } : {}), logger });
+    await watch.end(error);
+  }
+  // Without a notify section nobody asked for alerts: nothing to say about one not sent.
+  if (fallback.notify || fallback.notifyUnreadable) await alertCannotStart({ ...fallback, logger }, error);
+}
+
+/** The folders under `root` that are a shop's output: a shop's name, with a manifest or a run record in it. */
+async function shopFolders(root: string): Promise<string[]> {
+  const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  const names = entries.filter((e) => e.isDirectory() && ShopName.safeParse(e.name).success).map((e) => e.name);
+  return names.filter((name) => existsSync(join(root, name, MANIFEST_FILE)) || existsSync(join(root, name, FAILURE_FILE))).sort();
+}
+
 export async function generateShops(args: GenerateArgs, logger: Logger, fallback: Fallback): Promise<void> {
   const dryRun = args["dry-run"];
   const shard = args.shard === undefined ? undefined : parseShard(args.shard);
   const catalogueOnly = args["catalogue-only"] === true;
   // --catalogue-only maps no shop: every shop is loaded (the main file's source is theirs), none selected.
   const select = catalogueOnly ? {} : { ...(args.shops ? { names: args.shops } : {}), ...(shard ? { shard } : {}) };
-  const loaded = await loadShops(args.config, { only: args.channel ?? [], select });
+  let loaded: LoadedShops;
+  try {
+    loaded = await loadShops(args.config, { only: args.channel ?? [], select });
+  } catch (error) {
+    if (!dryRun && !catalogueOnly && isPharmafeedError(error, "CONFIG_INVALID")) await recordRefusedMain(args.output ?? fallback.outputDir, select, fallback, logger, error);
+    throw error;
+  }
   if (loaded.shops.length === 0 && loaded.refused.length === 0) {
     // A shard that holds no shop (fewer shops than shards, or a --shops glob on another shard): nothing to do is no failure.
     process.stdout.write(`Shops: 0 of ${loaded.names.length} on ${shard ? `shard ${shard.index}/${shard.count}` : "this selection"}; nothing to do\n`);

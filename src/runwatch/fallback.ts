@@ -16,6 +16,8 @@ export interface Fallback {
   outputDir: string;
   shop: string;
   notify: NotifySettings | undefined;
+  /** The file has a notify section that cannot be used (its alert cannot go: the log says so); false when it has none. */
+  notifyUnreadable: boolean;
   /** lock.staleAfterMs when written as a number (else the default applies). */
   lockStaleAfterMs: number | undefined;
   /** The main file names `shops` (docs/shops.md): generate runs them all. */
@@ -50,6 +52,7 @@ export async function readFallback(configFile: string, outputOverride: string | 
     outputDir,
     shop: typeof shopName === "string" && shopName !== "" ? shopName : "pharmafeed",
     notify: objectAt(raw, "notify") ? notify : undefined,
+    notifyUnreadable: objectAt(raw, "notify") !== undefined && notify === undefined,
     lockStaleAfterMs: typeof stale === "number" ? stale : undefined,
     many: raw !== null && typeof raw === "object" && "shops" in raw,
   };

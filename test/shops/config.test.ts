@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseCsv } from "csv-parse/sync";
 import { startSandbox, type SandboxHandle } from "../../src/sandbox/index.js";
+import { shardOf } from "../../src/config/shops.js";
 import { ensureBuilt, killAll, runCli, sandboxEnv, type CliResult } from "../e2e/cli.js";
 import { removeTemporaries } from "../e2e/config.js";
 import { snapshot } from "../e2e/feeds.js";
@@ -272,8 +273,14 @@ const MAIN_MISTAKES: MainMistake[] = [
   },
 ];
 
+/** The run record a shop's folder holds after a run that could not start for `line`. */
+async function couldNotStart(f: Fixture, shop: string, line: string): Promise<void> {
+  const record = JSON.parse(await readFile(join(f.out, shop, "run-failure.json"), "utf8")) as Record<string, unknown>;
+  expect(record, shop).toMatchObject({ state: "failed", error: { code: "CONFIG_INVALID", message: `configuration refused (1 problem):\n  ${line}` }, unrecorded: "the run could not start" });
+}
+
 describe("a main file's mistake refuses every shop", () => {
-  it.each(MAIN_MISTAKES)("$what: validate and generate exit 3 naming the file and the JSON path; nothing is written", async ({ change, problem }) => {
+  it.each(MAIN_MISTAKES)("$what: validate and generate exit 3 naming the file and the JSON path; each shop that ran keeps its files and gets its run record", async ({ change, problem }) => {
     const f = await afterGoodRun();
     await change(f);
     const line = problem(f);
@@ -285,10 +292,45 @@ describe("a main file's mistake refuses every shop", () => {
     const root = await readdir(f.root);
     const run = await cli(f, "generate");
     expect(run.code, run.stdout + run.stderr).toBe(3);
+    // No notify section: no word about an alert nobody asked for.
     expect(run.stderr).toBe(refusedLines(line));
     expect(run.stdout).toBe("");
-    expect(await everything(f.out)).toEqual(out);
+    // Under cron the exit code alone said it: each shop's status page, /healthz and /monitor read this record.
+    const after = await everything(f.out);
+    for (const shop of SHOPS) {
+      expect(after.has(join(shop, "run-failure.json"))).toBe(true);
+      after.delete(join(shop, "run-failure.json"));
+      await couldNotStart(f, shop, line);
+    }
+    expect(after).toEqual(out);
     expect(await readdir(f.root)).toEqual(root);
+  });
+
+  it("with --shard, only the shard's shops get the record; the main file's receivers get one alert; the next good run clears it and says so", async () => {
+    const f = await afterGoodRun();
+    const hook = await startReceiver();
+    try {
+      const notify = { timeoutMs: 5000, webhooks: [{ url: hook.url, format: "json" }] };
+      await put(f, "config/pharmafeed.json", { ...MAIN, notify, shops: "shop" });
+      const line = `${f.main}: shops: cannot read the folder ${join(f.config, "shop")}: ENOENT`;
+      const shards = [1, 2, 3].map((i) => ({ i, shops: SHOPS.filter((s) => shardOf(s, 3) === i) }));
+      const shard = shards.find((s) => s.shops.length > 0 && s.shops.length < SHOPS.length)!;
+      const run = await cli(f, "generate", "--shard", `${shard.i}/3`);
+      expect(run.code, run.stdout + run.stderr).toBe(3);
+      for (const shop of SHOPS) {
+        if (shard.shops.includes(shop)) await couldNotStart(f, shop, line);
+        else expect(existsSync(join(f.out, shop, "run-failure.json")), shop).toBe(false);
+      }
+      expect(hook.received.map((r) => r.body as Record<string, unknown>)).toMatchObject([{ event: "run-failed", shop: "Agency", errorCode: "CONFIG_INVALID", exitCode: 3 }]);
+
+      await put(f, "config/pharmafeed.json", { ...MAIN, notify });
+      const good = await cli(f, "generate", "--shard", `${shard.i}/3`);
+      expect(good.code, good.stdout + good.stderr).toBe(0);
+      for (const shop of shard.shops) expect(existsSync(join(f.out, shop, "run-failure.json")), shop).toBe(false);
+      expect(hook.received.slice(1).map((r) => (r.body as Record<string, unknown>)["event"])).toEqual(shard.shops.map(() => "run-recovered"));
+    } finally {
+      await hook.close();
+    }
   });
 });
 
