@@ -70,7 +70,8 @@ export class ExplainHook {
   private readonly observers: ProductObserver[] = [];
 
   private constructor(
-    private readonly writer: ExplainIndexWriter,
+    /** None on a dry run: the products are still put in order for the observers (its item sheets, so its price gate). */
+    private readonly writer: ExplainIndexWriter | undefined,
     private readonly channels: number,
     private readonly logger: Logger,
     /** Told when the index cannot be written (run.ts: a "state" problem; the previous index stays). */
@@ -80,9 +81,13 @@ export class ExplainHook {
     this.dead = new Array<boolean>(channels).fill(false);
   }
 
-  /** undefined on a dry run (nothing of it is published) or when the index cannot be started (logged: feeds matter more). */
+  /**
+   * undefined when the index cannot be started (logged: feeds matter more). A dry run's hook writes
+   * no index (nothing of it is kept) but hears every product all the same: the feed history's item
+   * sheets are compared with the live feeds', so that a dry run says what the price gate would do.
+   */
   static async open(outputDir: string, channels: number, logger: Logger, dryRun: boolean, onFailure: (error: Error) => void = () => {}): Promise<ExplainHook | undefined> {
-    if (dryRun) return undefined;
+    if (dryRun) return new ExplainHook(undefined, channels, logger, onFailure);
     const file = explainFile(outputDir);
     try {
       await mkdir(dirname(file), { recursive: true });
@@ -151,7 +156,7 @@ export class ExplainHook {
       this.base++;
       const line = this.listener?.add(entry.product, entry.ordinal, entry.until, entry.outcomes, entry.offer);
       for (const observer of this.observers) observer.seen(entry.product, entry.outcomes);
-      if (this.failure) continue;
+      if (this.failure || !this.writer) continue;
       try {
         // The index points into the log: without its line, the product cannot be explained.
         if (!line) throw new Error("the state log (rows.ndjson) it points into was not written");
@@ -173,6 +178,7 @@ export class ExplainHook {
   async commit(outputDir: string, startedAt: string, entries: readonly ChannelEntry[], log: () => Promise<string | undefined>): Promise<void> {
     for (const entry of this.pending) entry.waiting = 0;
     this.drain();
+    if (!this.writer) return;
     const digest = await log();
     // A test hook: a kill here leaves this run's log beside the last run's index (store.ts refuses the pair).
     crashPoint("state-log");
@@ -195,7 +201,7 @@ export class ExplainHook {
     }
   }
 
-  abort(): Promise<void> {
-    return this.writer.abort();
+  async abort(): Promise<void> {
+    await this.writer?.abort();
   }
 }

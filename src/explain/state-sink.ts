@@ -26,7 +26,7 @@ export interface StateLogOptions {
 export class StateLogSink implements StateSink {
   readonly name = "state log and explain index";
   private readonly problems: Problem[] = [];
-  /** Hears every channel's outcome of every product; undefined on a dry run or when it could not start. */
+  /** Hears every channel's outcome of every product (a dry run's writes no index); undefined when it could not start. */
   explain: ExplainHook | undefined;
   private rows: RowsRecorder | undefined;
 
@@ -36,8 +36,8 @@ export class StateLogSink implements StateSink {
     const sink = new StateLogSink();
     const { outputDir, channels, context, logger, dryRun } = options;
     sink.explain = await ExplainHook.open(outputDir, channels, logger, dryRun, (e) => sink.explainNotWritten(e));
-    // What this run does with every product, for the next refresh to copy (none on a dry run: explain is off).
-    sink.rows = sink.explain ? RowsRecorder.open(outputDir, context, logger, (e) => sink.rowsNotWritten(e)) : undefined;
+    // What this run does with every product, for the next refresh to copy (none on a dry run: nothing of it is kept).
+    sink.rows = sink.explain && !dryRun ? RowsRecorder.open(outputDir, context, logger, (e) => sink.rowsNotWritten(e)) : undefined;
     if (!sink.explain && !dryRun) sink.rowsNotWritten(new Error("the explain index, which hears of every product, could not be started"));
     if (sink.rows) sink.explain?.listen(sink.rows);
     return sink;

@@ -6,6 +6,9 @@
  * then the versions no longer named by the last `keepRuns` runs, or beyond `maxMb`, are removed.
  * What it cannot keep is a problem of the run (HISTORY_NOT_KEPT), never its failure: the feeds are out.
  */
+import { rmdir } from "node:fs/promises";
+import { join } from "node:path";
+import { FEED_HISTORY_DIR, HISTORY_DIR } from "../core/layout.js";
 import type { Logger } from "../log.js";
 import type { Manifest, Problem } from "../publish/manifest.js";
 import { readHistory } from "../publish/manifest.js";
@@ -26,6 +29,8 @@ export type Comparison = { ok: true; diff: FeedDiff } | { ok: false; why: string
 export class FeedHistory implements StateSink {
   readonly name = "feed history";
   private recorder: SheetRecorder | undefined;
+  /** Where the sheets are written (record()). */
+  private dir: string | undefined;
   private channels: readonly RecordedChannel[] = [];
   private readonly problems: Problem[] = [];
 
@@ -34,11 +39,12 @@ export class FeedHistory implements StateSink {
     private readonly logger: Logger,
   ) {}
 
-  /** Starts this run's item sheets (not on a dry run: nothing of it is kept). Returns who hears the products. */
-  async record(outputDir: string, channels: readonly RecordedChannel[]): Promise<SheetRecorder | undefined> {
+  /** Starts this run's item sheets under `dir` (the output directory; a dry run's output/preview/). Returns who hears the products. */
+  async record(dir: string, channels: readonly RecordedChannel[]): Promise<SheetRecorder | undefined> {
     try {
+      this.dir = dir;
       this.channels = channels;
-      this.recorder = await SheetRecorder.open(outputDir, channels);
+      this.recorder = await SheetRecorder.open(dir, channels);
     } catch (error) {
       this.notKept(undefined, `this run's item sheets could not be started: ${(error as Error).message}`);
     }
@@ -70,7 +76,13 @@ export class FeedHistory implements StateSink {
   }
 
   async commit({ outputDir, manifest, entries, dryRun }: PublishedRun): Promise<Problem[]> {
-    if (dryRun) return [];
+    // A dry run's sheets served its price gate only: nothing of it is kept.
+    if (dryRun) {
+      await this.recorder?.remove();
+      // And the folders it made in output/preview/ (rmdir leaves one that holds anything).
+      if (this.dir !== undefined) for (const dir of [FEED_HISTORY_DIR, HISTORY_DIR]) await rmdir(join(this.dir, dir)).catch(() => undefined);
+      return [];
+    }
     const started = performance.now();
     await this.closeSheets();
     // All at once: the gzip runs in libuv's thread pool (4 threads), so the files compress in parallel.

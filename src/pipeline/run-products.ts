@@ -112,9 +112,9 @@ async function openShop(input: ProductsInput, shop: ShopProducts, known: Referen
   const state = await StateLogSink.open({ outputDir, channels: runs.length, context, logger, dryRun });
   parts.sinks.push(state);
   runs.forEach((run, i) => (run.explain = state.explain?.channel(i)));
-  // The item sheets hear every product where the state log does (none on a dry run: explain is off).
+  // The item sheets hear every product where the state log does; a dry run's beside its feeds in output/preview/ (removed after its gate).
   if (state.explain && parts.history) {
-    const sheets = await parts.history.record(outputDir, runs.map((r) => ({ name: r.channel.name, locale: r.channel.mapping.locale })));
+    const sheets = await parts.history.record(shop.writeDir, runs.map((r) => ({ name: r.channel.name, locale: r.channel.mapping.locale })));
     if (sheets) state.explain.observe(sheets);
   }
   return { target: { runs, context, explain: state.explain }, state, reference };
@@ -201,7 +201,7 @@ async function mapAll(a: {
   const plan =
     !input.reuse ? { reason: "--no-reuse" }
     : !one ? { reason: "a run of many shops maps every product (docs/shops.md)" }
-    : !explain ? { reason: "a dry run, or a run whose explain index could not be started, maps every product" }
+    : input.dryRun || !explain ? { reason: "a dry run, or a run whose explain index could not be started, maps every product" }
     : await planReuse({ outputDir: a.shops[0]!.outputDir, runs: one.target.runs, context: one.target.context, base: source.reuseBase });
   const reuse = "reader" in plan && one && explain ? new ReuseSource({ reader: plan.reader, base: source.reuseBase!, outputDir: a.shops[0]!.outputDir, runs: one.target.runs, context: one.target.context, explain, reject }) : undefined;
   try {

@@ -3,6 +3,7 @@
  * versions live after it (unchanged ones once), a dry run keeps nothing, and `history.keepRuns`
  * prunes the versions no kept run names. The kept bytes are the published ones.
  */
+import { existsSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,5 +81,38 @@ describe("the feed history", () => {
     const third = await generate();
     expect(await kept(config.outputDir)).toEqual([...new Set([...second, ...third])].sort());
     expect(await readKept(config.outputDir, before)).toBeUndefined();
+  });
+
+  it("a dry run says what the price gate would do, as the run then does, and keeps nothing of its item sheets", async () => {
+    const ids = catalogueFacts({ seed: SEED, products: PRODUCTS, now: new Date() }).streamIds;
+    const gate = { maxPriceChangePercent: 50, maxPriceChangedItemsPercent: 5, maxDropPercent: 100, maxRejectedPercent: 100 };
+    const channels = channelsForEveryPreset()
+      .filter((c) => c.preset === "idealo")
+      .map((c) => ({ ...c, gate }));
+    const config = await writeConfig({ channels, main: { offers: { file: "offers.csv", maxDropPercent: 100 } } });
+    const offers = (price: string) => writeFile(join(config.root, "config", "offers.csv"), ["id;price;quantity", ...ids.slice(0, 10).map((id) => `${id};${price};3`)].join("\n") + "\n");
+    const generate = (...args: string[]) => runCli(["generate", "--config", config.configFile, ...args], { env: sandboxEnv(sandbox) });
+    await offers("10,00");
+    const first = await generate();
+    expect(first.code, first.stderr).toBe(0);
+    const history = await files(config.outputDir);
+    const live = await readFile(join(config.outputDir, "idealo-fr.csv"));
+
+    // Every offer's price tripled: beyond 50 % for all ten, more than 25 % of the items.
+    await offers("30,00");
+    const dry = await generate("--dry-run");
+    expect(dry.code, dry.stderr).toBe(0);
+    const reason = /would not publish \(gate: (prices moved more than 50% for .*, more than maxPriceChangedItemsPercent 5%)\)\n/.exec(dry.stdout)?.[1];
+    expect(reason, dry.stdout).toBeDefined();
+    expect(dry.stdout).toContain("Would publish (nothing was published;");
+    expect(dry.stdout).toMatch(/to inspect\):\n {2}\(none\)\n/);
+    // Nothing of the dry run's sheets is kept, here or in output/preview/.
+    expect(await files(config.outputDir)).toEqual(history);
+    expect(existsSync(join(config.outputDir, "preview", "history"))).toBe(false);
+
+    const run = await generate();
+    expect(run.code, run.stderr).toBe(5);
+    expect(run.stdout).toContain(`no: gate: ${reason!}\n`);
+    expect(await readFile(join(config.outputDir, "idealo-fr.csv"))).toEqual(live);
   });
 });
