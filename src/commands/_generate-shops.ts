@@ -95,10 +95,11 @@ async function recordRefusedMain(root: string, select: { names?: readonly string
   }
   for (const name of chosen) {
     const watch = await beginWatch({ outputDir: join(root, name), ...(fallback.lockStaleAfterMs ? { staleAfterMs: fallback.lockStaleAfterMs } : {}), logger });
+    // As a run that starts would: the shop's last run died without a word, said once.
+    if (watch.previousDied) await alertDied({ ...fallback, shop: name, logger: withFields(logger, { shop: name }) }, watch.previousDied);
     await watch.end(error);
   }
-  // Without a notify section nobody asked for alerts: nothing to say about one not sent.
-  if (fallback.notify || fallback.notifyUnreadable) await alertCannotStart({ ...fallback, logger }, error);
+  await alertCannotStart({ ...fallback, logger }, error);
 }
 
 /** The folders under `root` that are a shop's output: a shop's name, with a manifest or a run record in it. */
@@ -137,7 +138,7 @@ export async function generateShops(args: GenerateArgs, logger: Logger, fallback
     const watch = await beginWatch({ outputDir, ...(fallback.lockStaleAfterMs ? { staleAfterMs: fallback.lockStaleAfterMs } : {}), logger });
     // Its own notify section cannot be trusted from a refused file: the main file's receivers, in the shop's language when it wrote one.
     const notify = fallback.notify && r.language ? { ...fallback.notify, language: r.language } : fallback.notify;
-    await alertCannotStart({ shop: r.name, configFile: r.file, notify, logger: withFields(logger, { shop: r.name }) }, r.error);
+    await alertCannotStart({ shop: r.name, configFile: r.file, notify, notifyUnreadable: fallback.notifyUnreadable, logger: withFields(logger, { shop: r.name }) }, r.error);
     await watch.end(r.error);
   }
   const run = catalogueOnly ? [] : shops;

@@ -17,6 +17,8 @@ interface Where {
   /** The config file given to the run (in the commands the alert suggests). */
   configFile?: string | undefined;
   notify: NotifySettings | undefined;
+  /** The config has a notify section that cannot be used (fallback.ts): said in the log. Without one, nobody asked for alerts. */
+  notifyUnreadable?: boolean;
   logger: Logger;
 }
 
@@ -37,7 +39,7 @@ function send(where: Where, error: { code: string; message: string }, exitCode: 
 /** A run that could not start: the error it ends with, as cli.ts will report it. */
 export async function alertCannotStart(where: Where, error: unknown): Promise<void> {
   if (!where.notify) {
-    where.logger.warn("no alert sent: the notify section of the config cannot be read", {});
+    if (where.notifyUnreadable !== false) where.logger.warn("no alert sent: the notify section of the config cannot be read", {});
     return;
   }
   const code = (error as { code?: unknown }).code;

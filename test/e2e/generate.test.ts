@@ -546,6 +546,8 @@ describe("a broken config", () => {
     const result = await generate(config);
     expect(result.code).toBe(3);
     expectProblems(result.stderr);
+    // No notify section: nobody asked for alerts, so no word about one not sent.
+    expect(result.stderr).not.toContain("no alert sent");
     expect(existsSync(config.outputDir), "the output folder was created").toBe(false);
 
     const validate = await runCli(["validate", "--config", config.configFile], { env: sandboxEnv(sandbox) });

@@ -306,28 +306,34 @@ describe("a main file's mistake refuses every shop", () => {
     expect(await readdir(f.root)).toEqual(root);
   });
 
-  it("with --shard, only the shard's shops get the record; the main file's receivers get one alert; the next good run clears it and says so", async () => {
+  it("with --shard, only the shard's shops get the record; a shop's run that died is said once; the main file's receivers get one alert; the next good run clears it and says so", async () => {
     const f = await afterGoodRun();
     const hook = await startReceiver();
     try {
       const notify = { timeoutMs: 5000, webhooks: [{ url: hook.url, format: "json" }] };
-      await put(f, "config/pharmafeed.json", { ...MAIN, notify, shops: "shop" });
-      const line = `${f.main}: shops: cannot read the folder ${join(f.config, "shop")}: ENOENT`;
       const shards = [1, 2, 3].map((i) => ({ i, shops: SHOPS.filter((s) => shardOf(s, 3) === i) }));
       const shard = shards.find((s) => s.shops.length > 0 && s.shops.length < SHOPS.length)!;
+      // The shard's last run was killed at its first rename: its shops' records say "started" by a process that is gone.
+      const killed = await runCli(["generate", "--shard", `${shard.i}/3`, "--config", f.main], { env: { ...sandboxEnv(sandbox), PHARMAFEED_CRASH_AT: "rename:1" } });
+      expect(killed.signal, killed.stderr).toBe("SIGKILL");
+      await put(f, "config/pharmafeed.json", { ...MAIN, notify, shops: "shop" });
+      const line = `${f.main}: shops: cannot read the folder ${join(f.config, "shop")}: ENOENT`;
       const run = await cli(f, "generate", "--shard", `${shard.i}/3`);
       expect(run.code, run.stdout + run.stderr).toBe(3);
       for (const shop of SHOPS) {
         if (shard.shops.includes(shop)) await couldNotStart(f, shop, line);
         else expect(existsSync(join(f.out, shop, "run-failure.json")), shop).toBe(false);
       }
-      expect(hook.received.map((r) => r.body as Record<string, unknown>)).toMatchObject([{ event: "run-failed", shop: "Agency", errorCode: "CONFIG_INVALID", exitCode: 3 }]);
+      expect(hook.received.map((r) => r.body as Record<string, unknown>)).toMatchObject([
+        ...shard.shops.map((shop) => ({ event: "run-failed", shop, errorCode: "RUN_DIED" })),
+        { event: "run-failed", shop: "Agency", errorCode: "CONFIG_INVALID", exitCode: 3 },
+      ]);
 
       await put(f, "config/pharmafeed.json", { ...MAIN, notify });
       const good = await cli(f, "generate", "--shard", `${shard.i}/3`);
       expect(good.code, good.stdout + good.stderr).toBe(0);
       for (const shop of shard.shops) expect(existsSync(join(f.out, shop, "run-failure.json")), shop).toBe(false);
-      expect(hook.received.slice(1).map((r) => (r.body as Record<string, unknown>)["event"])).toEqual(shard.shops.map(() => "run-recovered"));
+      expect(hook.received.slice(shard.shops.length + 1).map((r) => (r.body as Record<string, unknown>)["event"])).toEqual(shard.shops.map(() => "run-recovered"));
     } finally {
       await hook.close();
     }
