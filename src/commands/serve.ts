@@ -79,6 +79,14 @@ async function startShops(args: ServeArgs, loaded: LoadedShops, logger: Logger, 
       return { id, options: siteOptions(shop, dir, logger, () => loadConfig(args.config, { ...serveLoad(env), shop: id })) };
     }),
     refused: loaded.refused.map((r) => ({ id: r.name, error: r.error.message })),
+    // A refused shop fixed since: loaded as at start, and held to the same rule as the shops served (no shared secret).
+    retry: async (id) => {
+      const shop = await loadConfig(args.config, { ...serveLoad(env), shop: id });
+      const problems = sharedSecretProblems([...loaded.shops, shop].map(secretsOf));
+      if (problems.length > 0) throw new PharmafeedError("CONFIG_INVALID", `configuration refused (serve):\n  ${problems.join("\n  ")}`, { context: { file: shop.shopFile ?? shop.file } });
+      const dir = args.output === undefined ? shop.outputDir : join(outputDir, id);
+      return siteOptions(shop, dir, logger, () => loadConfig(args.config, { ...serveLoad(env), shop: id }));
+    },
     operator: loaded.status,
     host: args.host ?? settings.host,
     port: args.port ?? settings.port,
@@ -88,10 +96,15 @@ async function startShops(args: ServeArgs, loaded: LoadedShops, logger: Logger, 
   });
 }
 
+/** What serve/check.ts compares across shops: feed tokens, feeds' Basic credentials, status logins. */
+function secretsOf(shop: LoadedConfig): Parameters<typeof sharedSecretProblems>[0][number] {
+  return { id: shop.shopId!, file: shop.shopFile ?? shop.file, status: shop.serve.status, channels: shop.channels.map((c) => ({ name: c.name, access: c.access })) };
+}
+
 /** Many shops: one whose config loads is needed (the main file's serve settings come with it), and the operator's password must hold. */
 function checkShops(loaded: LoadedShops): void {
   const problems = statusProblems(loaded.file, loaded.status);
-  problems.push(...sharedSecretProblems(loaded.shops.map((s) => ({ id: s.shopId!, file: s.shopFile ?? s.file, status: s.serve.status, channels: s.channels.map((c) => ({ name: c.name, access: c.access })) }))));
+  problems.push(...sharedSecretProblems(loaded.shops.map(secretsOf)));
   if (loaded.shops.length === 0) problems.push(...loaded.refused.map((r) => r.error.message));
   if (problems.length === 0) return;
   const why = loaded.shops.length === 0 ? "no shop's config loads" : "configuration refused";

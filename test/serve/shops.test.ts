@@ -372,6 +372,69 @@ describe("monitor of many shops", () => {
   });
 });
 
+describe("a shop refused when serve started", () => {
+  it("is served once its file is fixed and a run of it writes a new manifest; a fix that shares another shop's token stays refused", async () => {
+    const tree = await writeTree({
+      "config/pharmafeed.json": {
+        source: { baseUrl: "https://api.catalogue.example", keyId: "${TEST_KEY_ID}", keySecret: "${TEST_KEY_SECRET}", contact: "feeds@pharmacy.example" },
+        shop: { name: "Groupe", url: "https://groupe.example" },
+        output: { dir: "../out", publicBaseUrl: "https://feeds.example" },
+        shops: ["shops/alpha.json", "shops/late.json"],
+        serve: { status: { user: "${OPERATOR_USER}", password: "${OPERATOR_PASSWORD}" } },
+      },
+      "config/channels/open.json": channel("shop-open"),
+      "config/channels/token.json": channel("shop-token", { access: { mode: "token", token: "${ALPHA_TOKEN}" } }),
+      "config/shops/alpha.json": shopFile("Alpha", ["../channels/open.json", "../channels/token.json"]),
+      "config/shops/late.json": shopFile("Late", ["../channels/missing.json"]),
+    });
+    const dir = join(tree, "out");
+    await publishAll(join(dir, "alpha"), feeds("alpha", ["shop-open", "shop-token"]));
+    await publishAll(join(dir, "late"), feeds("late", ["shop-open"]));
+    const logged = memoryLogger();
+    const { server: served } = await startServe({ config: join(tree, "config/pharmafeed.json"), host: "127.0.0.1", port: 0 }, { env: ENV, logger: logged.logger });
+    const at = async (path: string, headers: Record<string, string> = {}) => {
+      const r = await fetchRaw(served.url, path, headers);
+      return { status: r.status, text: r.body.toString("utf8") };
+    };
+    /** Asks until `ok` holds: the config is read again after the request that finds the new manifest. Gives up after 1,000 answers, not at a time. */
+    const until = async (path: string, ok: (r: { status: number; text: string }) => boolean) => {
+      for (let asked = 0; asked < 1000; asked++) {
+        const r = await at(path, AUTH.operator);
+        if (ok(r)) return r;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(`${path}: never answered as expected`);
+    };
+    try {
+      expect((await at("/late/healthz")).status).toBe(503);
+      expect((await at("/late/feeds/shop-open.ndjson")).status).toBe(503);
+
+      // Fixed, but with a channel whose token is alpha's: alpha's merchant would open late's feed. Still refused, saying why.
+      await writeFile(join(tree, "config/shops/late.json"), JSON.stringify(shopFile("Late", ["../channels/open.json", "../channels/token.json"])));
+      await publishAll(join(dir, "late"), feeds("late", ["shop-open", "shop-token"]));
+      await at("/late/healthz");
+      const overview = await until("/", (r) => !r.text.includes("missing.json"));
+      expect(overview.text).toContain("channels (shop-token).access.token: the same secret as shop alpha&#39;s channel shop-token");
+      expect(logged.lines().some((l) => l["msg"] === "shop still not served: its config is refused" && l["shop"] === "late")).toBe(true);
+      expect((await at("/late/feeds/shop-open.ndjson")).status).toBe(503);
+      expect((await at(`/late/feeds/shop-token.ndjson?token=${ENV.ALPHA_TOKEN}`)).status).toBe(503);
+
+      // Fixed for good: its next run's manifest has it served, with its own rules.
+      await writeFile(join(tree, "config/shops/late.json"), JSON.stringify(shopFile("Late", ["../channels/open.json"])));
+      await publishAll(join(dir, "late"), feeds("late", ["shop-open"]));
+      await until("/late/healthz", (r) => r.status === 200);
+      const feed = await at("/late/feeds/shop-open.ndjson");
+      expect(feed.status).toBe(200);
+      expect(feed.text).toContain("late:shop-open");
+      expect(logged.lines().some((l) => l["msg"] === "shop served: its config loads now" && l["shop"] === "late")).toBe(true);
+      expect(JSON.parse((await at("/healthz")).text)).toMatchObject({ status: "ok" });
+    } finally {
+      await served.close(1000);
+      await rm(tree, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("a refused shop whose name is no shop key (the library, whatever the config allows)", () => {
   it("is listed as refused; no folder is made or read for it", async () => {
     const evil = await startShopsServer({ outputDir: out, shops: [], refused: [{ id: "../evil", error: "configuration refused (1 problem):\n  evil.json: name: bad" }], operator: { user: "op", password: ENV.OPERATOR_PASSWORD }, port: 0 });

@@ -10,7 +10,8 @@
  * A shop is found by its exact key: a path with anything else in its first segment (encoded,
  * dotted, unknown) is a 404, and what follows goes through parseTarget as for one shop, so no
  * path leaves the shop's folder. A shop whose config was refused when serve started has no
- * access rules: its feeds and page answer 503 (never served openly), its images are served.
+ * access rules: its feeds and page answer 503 (never served openly), its images are served; once
+ * a run of it writes a new manifest its config is read again, and served when it loads.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { mkdir, realpath, stat } from "node:fs/promises";
@@ -45,6 +46,12 @@ export interface ShopsOptions {
   now?: () => Date;
   /** For the refused shops' health (the others have theirs in `options`). */
   maxFeedAgeHours?: number;
+  /**
+   * A refused shop's config read again, as `shops`' options (throws while it is still refused):
+   * tried when a run of that shop writes a new manifest, so that a shop file fixed since serve
+   * started is served without a restart.
+   */
+  retry?: (id: string) => Promise<ServeOptions>;
 }
 
 interface Shop {
@@ -119,13 +126,41 @@ export async function startShopsServer(options: ShopsOptions): Promise<FeedServe
     await Promise.all([...shops.values()].map((s) => s.site?.close()));
   };
   const maxFeedAgeHours = options.maxFeedAgeHours ?? DEFAULT_MAX_FEED_AGE_HOURS;
+  const promoting = new Set<string>();
+  /** A refused shop whose config loads now (options.retry): its own site takes the place of the one that served its images. */
+  const promote = async (id: string): Promise<void> => {
+    const shop = shops.get(id);
+    if (!options.retry || !shop || shop.refused === undefined || promoting.has(id)) return;
+    promoting.add(id);
+    try {
+      const serve = await options.retry(id);
+      const site = await open(id, { now, ...serve });
+      shops.set(id, { id, name: serve.shopName, site });
+      logger.info("shop served: its config loads now", { shop: id });
+      await shop.site?.close();
+    } catch (error) {
+      shop.refused = firstLine((error as Error).message);
+      logger.warn("shop still not served: its config is refused", { shop: id, error: (error as Error).message });
+    } finally {
+      promoting.delete(id);
+    }
+  };
   try {
     for (const { id, options: serve } of options.shops) shops.set(id, { id, name: serve.shopName, site: await open(id, { now, ...serve }) });
     for (const { id, error } of options.refused ?? []) {
       logger.error("shop not served: its config was refused", { shop: id, error });
       // Its folder as the last runs left it (images, health), never made for it: the name may be anything.
       const dir = join(options.outputDir, id);
-      const site = SHOP_KEY.test(id) && (await isFolder(dir)) ? await open(id, { outputDir: dir, channels: [], shopName: id, now, maxFeedAgeHours }) : undefined;
+      // A new manifest of the shop (a run) is when its config is read again: not from within this site's own reload.
+      const retry = options.retry
+        ? {
+            reloadChannels: async () => {
+              setImmediate(() => void promote(id));
+              return [];
+            },
+          }
+        : {};
+      const site = SHOP_KEY.test(id) && (await isFolder(dir)) ? await open(id, { outputDir: dir, channels: [], shopName: id, now, maxFeedAgeHours, ...retry }) : undefined;
       shops.set(id, { id, name: id, refused: firstLine(error), ...(site ? { site } : {}) });
     }
   } catch (error) {
@@ -170,7 +205,7 @@ export async function startShopsServer(options: ShopsOptions): Promise<FeedServe
     if (target.kind === "image") return shop.site ? shop.site.answer(req, res, target, record) : text(res, 404, "not found");
     if (target.kind === "healthz" || target.kind === "monitor") {
       const { body } = shop.site ? await shop.site.health() : nothing();
-      return json(res, 503, { ...body, status: "refused", config: "refused", summary: "The shop's config was refused: its feeds are not served until it loads and serve is restarted." });
+      return json(res, 503, { ...body, status: "refused", config: "refused", summary: "The shop's config was refused: its feeds are not served until it loads (read again after each run of the shop)." });
     }
     const what = target.kind === "feed" ? "its feeds are not served: their access rules are unknown" : "its status page is not served";
     return text(res, 503, `this shop's config was refused: ${what} (the operator's overview and serve's log say why)`, { "Retry-After": "300" });
