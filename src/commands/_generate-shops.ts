@@ -84,7 +84,7 @@ function withOutput(loaded: LoadedShops, output: string | undefined): { shops: L
  * manifest or a run record; this --shops and --shard's) get the run record a refused config of one
  * shop gets, and the main file's receivers one alert. A shop that never ran has no page to correct.
  */
-async function recordRefusedMain(root: string, select: { names?: readonly string[]; shard?: { index: number; count: number } }, fallback: Fallback, logger: Logger, error: unknown): Promise<void> {
+async function recordRefusedMain(root: string, select: Parameters<typeof selectShops>[2], fallback: Fallback, logger: Logger, error: unknown): Promise<void> {
   const folders = await shopFolders(root);
   let chosen: string[];
   try {

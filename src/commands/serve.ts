@@ -71,21 +71,22 @@ async function startShops(args: ServeArgs, loaded: LoadedShops, logger: Logger, 
   const { startShopsServer } = await import("../serve/shops/server.js");
   const outputDir = args.output === undefined ? loaded.outputDir : resolve(args.output);
   const settings = loaded.shops[0]!.serve;
+  // One shop's config as serve reads it (at start, after each of its runs, and for a shop refused at start).
+  const loadShop = (id: string) => loadConfig(args.config, { ...serveLoad(env), shop: id });
+  const siteOf = (shop: LoadedConfig): ServeOptions => {
+    const id = shop.shopId!;
+    return siteOptions(shop, args.output === undefined ? shop.outputDir : join(outputDir, id), logger, () => loadShop(id));
+  };
   return startShopsServer({
     outputDir,
-    shops: loaded.shops.map((shop) => {
-      const id = shop.shopId!;
-      const dir = args.output === undefined ? shop.outputDir : join(outputDir, id);
-      return { id, options: siteOptions(shop, dir, logger, () => loadConfig(args.config, { ...serveLoad(env), shop: id })) };
-    }),
+    shops: loaded.shops.map((shop) => ({ id: shop.shopId!, options: siteOf(shop) })),
     refused: loaded.refused.map((r) => ({ id: r.name, error: r.error.message })),
     // A refused shop fixed since: loaded as at start, and held to the same rule as the shops served (no shared secret).
     retry: async (id) => {
-      const shop = await loadConfig(args.config, { ...serveLoad(env), shop: id });
+      const shop = await loadShop(id);
       const problems = sharedSecretProblems([...loaded.shops, shop].map(secretsOf));
       if (problems.length > 0) throw new PharmafeedError("CONFIG_INVALID", `configuration refused (serve):\n  ${problems.join("\n  ")}`, { context: { file: shop.shopFile ?? shop.file } });
-      const dir = args.output === undefined ? shop.outputDir : join(outputDir, id);
-      return siteOptions(shop, dir, logger, () => loadConfig(args.config, { ...serveLoad(env), shop: id }));
+      return siteOf(shop);
     },
     operator: loaded.status,
     host: args.host ?? settings.host,
