@@ -40,4 +40,32 @@ describe("policy.generalSale", () => {
     const bad = await writeConfig({ channels: [ch], main: { policy: { generalSale: { field: "price", op: "lt", value: 5 } } } });
     await expect(loadConfig(bad.configFile, { checkCredentials: false })).rejects.toThrow(/pharmafeed\.json: policy\.generalSale\.field: "price" is not known yet when the health class is decided/);
   });
+
+  it("asks, with the shipped table, for the country's online-sale authorisation as for a pharmacy-only medicine (a review found France's dropped)", async () => {
+    const generalSale = { field: "atc", op: "startsWith", value: "N02BE" };
+    const channels = [
+      { name: "idealo-fr", preset: "idealo", locale: "fr", country: "FR", link: { template: "https://shop.example/{{id}}" } },
+      ...(["BE", "NL", "DE", "AT"] as const).map((country) => ({ name: `kelkoo-${country.toLowerCase()}`, preset: "kelkoo", locale: "fr", country, link: { template: "https://shop.example/{{id}}" } })),
+    ];
+    const shop = (certifications: string[]) => ({ name: "Pharmacie", url: "https://shop.example", certifications });
+    const none = await writeConfig({ channels, main: { shop: shop(["google-online-pharmacy-fr"]), policy: { generalSale } } });
+    const held = await writeConfig({
+      channels,
+      main: { shop: shop(["fr-online-pharmacy", "be-online-pharmacy", "nl-online-pharmacy", "de-mail-order-pharmacy", "at-online-pharmacy"]), policy: { generalSale } },
+    });
+    const without = await loadConfig(none.configFile, { checkCredentials: false });
+    const withAll = await loadConfig(held.configFile, { checkCredentials: false });
+    const medicine = Product.parse(product({ atc: "N02BE01", prescription: false, maximumDispenseQuantity: 2, catalogCategories: [{ id: "M", type: "medicine" }] }));
+    for (const [i, ch] of without.channels.entries()) {
+      const country = ch.mapping.country;
+      expect(mapProduct(medicine, ch.mapping, context()), ch.name).toMatchObject({
+        ok: false,
+        reasons: [{ code: "POLICY_DENIED", detail: expect.stringContaining(`general-sale-medicine: row "* ${country} general-sale-medicine" allow-if-certified`) }],
+      });
+      const allowed = mapProduct(medicine, withAll.channels[i]!.mapping, context());
+      expect(allowed.ok, ch.name).toBe(true);
+      // France's row carries the maximum quantity, as its pharmacy-only row does.
+      if (country === "FR" && allowed.ok) expect(allowed.item.policy).toMatchObject({ maxQuantity: 2 });
+    }
+  });
 });
