@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { ImageProcessSettings } from "../images/settings.js";
 import { GTIN_OUTPUTS } from "./gtin.js";
-import { BUILTIN_RULES, PolicyRow } from "../policy/index.js";
+import { BUILTIN_RULES, countryProblem, PolicyRow } from "../policy/index.js";
 import { Rule } from "./rules.js";
 import { MASS_BASES, VOLUME_BASES } from "./unit-pricing.js";
 
@@ -277,7 +277,14 @@ export const ChannelMapping = z
      */
     fallbackLocales: z.array(Locale).default(["en"]),
     /** ISO 3166 country of the feed. */
-    country: z.string().regex(/^[A-Z]{2}$/).default("FR"),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, "an ISO 3166 country code in capitals (FR, BE, ...)")
+      .superRefine((code, ctx) => {
+        const problem = /^[A-Z]{2}$/.test(code) ? countryProblem(code) : undefined;
+        if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+      })
+      .default("FR"),
     /** ISO 4217 currency of every price. */
     currency: z.string().regex(/^[A-Z]{3}$/).default("EUR"),
     id: IdSettings.prefault({}),

@@ -24,6 +24,13 @@ function pathOf(issue: z.core.$ZodIssue): string {
   return issue.path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") || "(file)";
 }
 
+/** Where each rule read from a file was written (its file and JSON path), for problems found once the table is whole (lint.ts). */
+const WHERE = new WeakMap<PolicyRule, { file: string; path: string }>();
+
+export function whereWritten(rule: PolicyRule): { file: string; path: string } | undefined {
+  return WHERE.get(rule);
+}
+
 /** Rows as rules, refusing a key written twice in `rows` (`where` names them in the message). */
 export function rowsToRules(rows: readonly PolicyRow[], from: string, file: string, at: string, problems: PolicyProblem[]): PolicyRule[] {
   const seen = new Map<string, number>();
@@ -33,7 +40,11 @@ export function rowsToRules(rows: readonly PolicyRow[], from: string, file: stri
     if (first !== undefined) problems.push({ file, path: `${at}[${i}]`, message: `"${key}" is also ${at}[${first}]: keep one row per channel, country and class` });
     else seen.set(key, i);
   });
-  return rows.map((row) => ({ ...row, from }));
+  return rows.map((row, i) => {
+    const rule = { ...row, from };
+    WHERE.set(rule, { file, path: `${at}[${i}]` });
+    return rule;
+  });
 }
 
 export async function readPolicyFile(file: string, problems: PolicyProblem[], from = file): Promise<PolicyRule[]> {

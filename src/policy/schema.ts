@@ -5,6 +5,7 @@
  * through these schemas and says the file and JSON path of anything wrong.
  */
 import { z } from "zod";
+import { countryProblem } from "./countries.js";
 
 /**
  * What kind of health product a catalogue record is (classes.ts). A product has one or more: a
@@ -22,6 +23,14 @@ export const PRODUCT_CLASSES = [
   "other",
 ] as const;
 export type ProductClass = (typeof PRODUCT_CLASSES)[number];
+
+/**
+ * The marketplaces the table's rows name (a preset's, src/presets/policy-channels.ts). A channel
+ * file may name another in policy.channel, for rows of its own: config/policy.ts refuses a name
+ * that is neither one of these nor shared by a channel and a row (a typo would match no row).
+ */
+export const MARKETPLACES = ["google", "microsoft", "meta", "idealo", "kelkoo", "beslist", "medizinfuchs", "billiger", "generic"] as const;
+export type Marketplace = (typeof MARKETPLACES)[number];
 
 const ANY = "*";
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -66,7 +75,14 @@ export const PolicyRow = z
     /** The marketplace (a preset's policy channel: google, meta, microsoft, idealo, ...), or "*". */
     channel: z.string().regex(/^(\*|[a-z][a-z0-9-]*)$/, 'a channel name (lower case) or "*"'),
     /** ISO 3166 alpha-2 of the feed's country (the channel's `country`), or "*". */
-    country: z.string().regex(/^(\*|[A-Z]{2})$/, 'an ISO 3166 country code (FR, BE, ...) or "*"'),
+    country: z
+      .string()
+      .regex(/^(\*|[A-Z]{2})$/, 'an ISO 3166 country code (FR, BE, ...) or "*"')
+      .superRefine((code, ctx) => {
+        // zod runs this after a failed regex too: only a code of the right shape is looked up.
+        const problem = code === ANY || !/^[A-Z]{2}$/.test(code) ? undefined : countryProblem(code);
+        if (problem !== undefined) ctx.addIssue({ code: "custom", message: `${problem} or "*"` });
+      }),
     class: z.enum([...PRODUCT_CLASSES, ANY]),
     verdict: Verdict,
     limits: PolicyLimits.optional(),

@@ -2,7 +2,9 @@
  * The marketplace each preset's feeds go to, as the health policy table names it (config/policy/,
  * docs/policy.md): google-tsv is Google, meta-xml is Meta; a channel file may set policy.channel.
  */
-export const POLICY_CHANNELS: Readonly<Record<string, string>> = {
+import type { Marketplace } from "../policy/schema.js";
+
+export const POLICY_CHANNELS: Readonly<Record<string, Marketplace>> = {
   google: "google",
   "google-tsv": "google",
   microsoft: "microsoft",
@@ -19,6 +21,6 @@ export const POLICY_CHANNELS: Readonly<Record<string, string>> = {
   "idealo-de": "idealo",
 };
 
-export function policyChannelOf(preset: string): string {
+export function policyChannelOf(preset: string): Marketplace {
   return POLICY_CHANNELS[preset] ?? "generic";
 }

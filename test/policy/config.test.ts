@@ -218,6 +218,82 @@ describe("one key twice, a file missing, a name nobody asks for", () => {
   });
 });
 
+describe("what would match nothing, or loosen the table without saying so, is refused (a review found each silent)", () => {
+  const file = (configDir: string, ...parts: string[]) => join(configDir, ...parts);
+
+  it("a marketplace typo in a channel file's policy.channel: its feeds would get no marketplace's rows", async () => {
+    const { lines, configDir } = await refusal({ channels: [channel("json-fr", { policy: { channel: "gogle" } })] });
+    expect(lines).toEqual([`${file(configDir, "channels", "json-fr.json")}: policy.channel: "gogle" is no marketplace of the policy table (google, microsoft, meta, idealo, kelkoo, beslist, medizinfuchs, billiger, generic) and no row names it: the channel would get no marketplace's rows (a marketplace of your own needs rows of its own)`]);
+  });
+
+  it("a row for a marketplace no channel is sold on and the table does not know; a row naming a channel instead of its marketplace says so", async () => {
+    const { lines, configDir } = await refusal({ main: { policy: { rows: [row({ channel: "gogle" }), row({ channel: "json-fr", class: "biocide" })] } } });
+    const at = `${file(configDir, "pharmafeed.json")}: policy.rows`;
+    expect(lines).toEqual([
+      `${at}[0].channel: "gogle" is no marketplace of the policy table (google, microsoft, meta, idealo, kelkoo, beslist, medizinfuchs, billiger, generic) and no channel's policy.channel: the row would apply to nothing`,
+      `${at}[1].channel: "json-fr" is no marketplace of the policy table (google, microsoft, meta, idealo, kelkoo, beslist, medizinfuchs, billiger, generic) and no channel's policy.channel: the row would apply to nothing (a row names the marketplace, not the channel: json-fr is sold on generic)`,
+    ]);
+  });
+
+  it("a marketplace of your own: a channel and a row that share its name are accepted and the row decides", async () => {
+    const config = await load({ channels: [channel("bol-nl", { country: "NL", policy: { channel: "bol", rows: [row({ channel: "bol", country: "NL", class: "food-supplement", verdict: "deny" })] } })] });
+    const rows = config.channels[0]!.mapping.policy.rows;
+    expect(ruleOf(rows, "bol NL food-supplement")?.verdict).toBe("deny");
+  });
+
+  it.each([
+    ["UK in a row", { main: { policy: { rows: [row({ country: "UK" })] } } }, 'policy.rows[0].country: an ISO 3166 country code (write GB, not UK) or "*", got "UK"'],
+    ["XX in a row", { main: { policy: { rows: [row({ country: "XX" })] } } }, 'policy.rows[0].country: an ISO 3166 country code (FR, BE, NL, DE, AT, ...) or "*", got "XX"'],
+  ])("a country that is not ISO 3166: %s", async (_, setup, expected) => {
+    const { lines, configDir } = await refusal(setup as Setup);
+    expect(lines).toEqual([`${file(configDir, "pharmafeed.json")}: ${expected}`]);
+  });
+
+  it("a channel's country that is not ISO 3166 (EL for Greece) is refused with the channel file", async () => {
+    const { lines } = await refusal({ channels: [channel("json-gr", { country: "EL" })] });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/json-gr\.json: country: an ISO 3166 country code \(write GR, not EL\), got "EL"$/);
+  });
+
+  /** The table of a shop in France: prescription medicines denied, OTC medicines with cert-a, biocides with banned terms. */
+  const FRANCE = {
+    "all.json": {
+      policy: 1,
+      rows: [
+        ...TABLE.rows,
+        row({ channel: "*", country: "*", class: "prescription-medicine", verdict: "deny", source: "https://policy.example/rx" }),
+        row({ channel: "*", country: "FR", class: "pharmacy-medicine", verdict: "allow-if-certified: cert-a", source: "https://policy.example/otc" }),
+        row({ channel: "*", country: "FR", class: "veterinary", verdict: "allow", limits: { bannedTerms: ["raticide"] }, source: "https://policy.example/vet" }),
+      ],
+    },
+  };
+
+  it("a row of class * that would decide classes over stricter rows naming them is refused, each class and channel named", async () => {
+    const broad = row({ class: "*", verdict: "allow", source: "https://policy.example/broad", rule: "everything else" });
+    const { lines, configDir } = await refusal({ table: FRANCE, main: { policy: { rows: [broad] } }, channels: [channel("json-fr"), channel("csv-fr", { preset: "generic-csv" })] });
+    expect(lines).toEqual([
+      `${file(configDir, "pharmafeed.json")}: policy.rows[0]: "generic FR *" allow would decide prescription-medicine over "* * prescription-medicine" deny; pharmacy-medicine over "* FR pharmacy-medicine" allow-if-certified: cert-a; veterinary over "* FR veterinary" allow (limits: bannedTerms), on json-fr, csv-fr: a row of class * may not loosen a row that names the class. Write a row per class it should decide instead (channel, country and class), or a row for that class that says what you mean`,
+    ]);
+  });
+
+  it("the same from a channel file's own rows, and from a country-wide row (* FR *) over a rule of every country", async () => {
+    const own = row({ class: "*", verdict: "allow-if-certified: cert-a", source: "https://policy.example/own" });
+    const { lines, configDir } = await refusal({ table: FRANCE, channels: [channel("json-fr", { policy: { rows: [own] } })] });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^${escape(file(configDir, "channels", "json-fr.json"))}: policy\\.rows\\[0\\]: "generic FR \\*" allow-if-certified: cert-a would decide prescription-medicine over "\\* \\* prescription-medicine" deny; veterinary over`));
+    const country = row({ channel: "*", class: "*", verdict: "allow", source: "https://policy.example/fr" });
+    expect((await refusal({ table: FRANCE, main: { policy: { rows: [country] } } })).lines[0]).toMatch(/policy\.rows\[0\]: "\* FR \*" allow would decide prescription-medicine over "\* \* prescription-medicine" deny/);
+  });
+
+  it("a row of class * as strict as what it decides over is accepted: deny, or the same verdict and limits", async () => {
+    const config = await load({ table: FRANCE, main: { policy: { rows: [row({ class: "*", verdict: "deny", source: "https://policy.example/none" })] } } });
+    expect(ruleOf(config.channels[0]!.mapping.policy.rows, "generic FR *")?.verdict).toBe("deny");
+    // Over a table whose only row naming a class is as strict, an allow of class * is fine.
+    const lenient = { "all.json": { policy: 1, rows: [TABLE.rows[0], row({ channel: "*", country: "*", class: "food-supplement", verdict: "allow", source: "https://policy.example/food" })] } };
+    await expect(load({ table: lenient, main: { policy: { rows: [row({ class: "*", verdict: "allow", source: "https://policy.example/all" })] } } })).resolves.toBeDefined();
+  });
+});
+
 describe("which row is in effect: table < policy.files < policy.rows < the channel file's own rows", () => {
   const KEY = "generic FR food-supplement";
   const layer = (name: string, verdict: string) => row({ verdict, source: `https://policy.example/${name}`, rule: `from the ${name}` });
