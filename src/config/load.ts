@@ -23,6 +23,7 @@ import { generalSaleFieldProblems, layoutFieldProblems, mappingFieldProblems } f
 import type { PolicyProblem, PolicyRule } from "../policy/index.js";
 import { policyChannelOf } from "../presets/policy-channels.js";
 import { applyPolicy, loadPolicyRules } from "./policy.js";
+import { forShop, sharedDestinationProblems } from "./shop-destinations.js";
 import { CHANNEL_ONLY_KEYS, ChannelFile, MainConfig } from "./schema.js";
 import type { LoadedChannel, LoadedConfig } from "./types.js";
 import { merchantChannel } from "../merchant/channel.js";
@@ -63,7 +64,7 @@ const CHANNEL_MERCHANT_SECRETS = ["merchant.credentials"];
 const MAIN_SERVE_SECRETS = ["serve.status.user", "serve.status.password"];
 const DESTINATION_SECRET_PATH = new RegExp(`^destinations\\[\\d+\\]\\.(${SECRET_FIELDS.join("|")})$`);
 
-async function loadChannel(entry: ChannelEntry, env: Env, problems: Problems, tolerate: readonly (string | RegExp)[], destinations: DestinationConfig[]): Promise<LoadedChannel | undefined> {
+async function loadChannel(entry: ChannelEntry, env: Env, problems: Problems, tolerate: readonly (string | RegExp)[], destinations: DestinationConfig[], shop: string | undefined): Promise<LoadedChannel | undefined> {
   const { file } = entry;
   const { raw, data } = await parseFile(file, ChannelFile, env, problems, [...tolerate, ...CHANNEL_MERCHANT_SECRETS], [], entry.over);
   checkLocales(file, raw, problems);
@@ -114,7 +115,7 @@ async function loadChannel(entry: ChannelEntry, env: Env, problems: Problems, to
     feed: data.feed ?? {},
     mapping: mapping.data,
     ...(data.merchant ? { merchant: merchantChannel(file, data.name, data.merchant, mapping.data) } : {}),
-    destinations: data.destinations ?? destinations,
+    destinations: data.destinations ? forShop(data.destinations, shop, file, problems) : destinations,
   };
 }
 
@@ -210,6 +211,8 @@ async function resolveShop(file: string, main: { raw: Record<string, unknown>; d
   const { env, options, problems } = scope;
   const before = problems.lines.length;
   const channelTolerate = [...(options.serve === true ? [] : CHANNEL_SERVE_SECRETS), ...scope.destinationSecrets];
+  // `{shop}` in the folder of a destination the shop inherits is its name (config/shop-destinations.ts).
+  const destinations = forShop(spec.destinations ?? [], spec.id, spec.destinations === main.data?.destinations ? file : (spec.file ?? file), problems);
   const channels = (
     await Promise.all(
       spec.channels.map(async (entry) => {
@@ -218,7 +221,7 @@ async function resolveShop(file: string, main: { raw: Record<string, unknown>; d
           problems.add(entry.namedAt.file, entry.namedAt.path, `no such file ${entry.file}`);
           return undefined;
         }
-        return loadChannel(entry, env, problems, channelTolerate, spec.destinations ?? []);
+        return loadChannel(entry, env, problems, channelTolerate, destinations, spec.id);
       }),
     )
   ).filter((c): c is LoadedChannel => c !== undefined);
@@ -374,6 +377,8 @@ export async function loadShops(configFile: string, options: LoadOptions & { sel
     optional: options.notify === false ? ["notify"] : [],
   };
   const entries = await readShopFiles(file, main.data, files, shopScope, scope.problems);
+  // serve uploads nothing: a config it served before is not refused for where runs push.
+  if (options.serve !== true) await sharedDestinationProblems(file, main.data.destinations, entries, scope.problems);
   const names = entries.map((e) => e.name);
   if (scope.problems.lines.length > 0) throw refused(file, scope.problems);
   const chosen = selectShops(file, names, options.select);
