@@ -25,7 +25,7 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
   describe: "What changed between two published versions of each feed: items added and removed, prices, availability, titles, links, photos",
   builder: (yargs) =>
     yargs
-      .positional("from", { type: "string", describe: 'the older version: "previous" (default), "live", a run\'s start time or its start (2026-11-27), or a digest prefix' })
+      .positional("from", { type: "string", describe: 'the older version: "previous" (default), "live", a time as diff and rollback print it, a run\'s start time, or its beginning (2026-11-27), or a digest prefix' })
       .positional("to", { type: "string", describe: 'the newer version: "live" (default), or as FROM' })
       .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
       .option("shop", SHOP_OPTION)
@@ -37,6 +37,12 @@ export const diffCommand: CommandModule<object, DiffArgs> = {
     const config = await loadConfig(args.config, { ...(args.shop === undefined ? {} : { shop: args.shop }), checkCredentials: false, notify: false });
     if (args.channel !== undefined && !config.channelNames.includes(args.channel)) {
       throw new PharmafeedError("USAGE", `no channel named "${args.channel}"; known: ${config.channelNames.join(", ")}`);
+    }
+    // A reference that names nothing whatever is on record is a bad argument, not a channel's failure.
+    const { badReference } = await import("../history/versions.js");
+    for (const [name, ref] of [["FROM", args.from], ["TO", args.to]] as const) {
+      const bad = ref === undefined ? undefined : badReference(ref);
+      if (bad !== undefined) throw new PharmafeedError("USAGE", `${name}: ${bad}`);
     }
     const { diffChannels } = await import("../history/diff-run.js");
     const outputDir = args.output ?? config.outputDir;

@@ -5,6 +5,7 @@
  */
 import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
+import { MANIFEST_FILE } from "../core/layout.js";
 import { PharmafeedError } from "../errors.js";
 import { createLogger, type LogFormat } from "../log.js";
 import { SHOP_OPTION } from "./flags.js";
@@ -26,7 +27,7 @@ export const rollbackCommand: CommandModule<object, RollbackArgs> = {
   builder: (yargs) =>
     yargs
       .option("channel", { type: "string", demandOption: true, describe: "the channel whose feed is put back" })
-      .option("to", { type: "string", describe: 'the version: "previous" (default), a run\'s start time or its start (2026-11-27), or a digest prefix (see pharmafeed diff)' })
+      .option("to", { type: "string", describe: 'the version: "previous" (default), a time as diff and rollback print it, a run\'s start time, or its beginning (2026-11-27), or a digest prefix (see pharmafeed diff)' })
       // No default: yargs counts a default as given, and --to would always conflict with it.
       .option("release", { type: "boolean", describe: "unpin the channel: the next run publishes its file again" })
       .option("config", { type: "string", default: "config/pharmafeed.json", describe: "main config file" })
@@ -40,17 +41,27 @@ export const rollbackCommand: CommandModule<object, RollbackArgs> = {
     const channel = config.channels.find((c) => c.name === args.channel);
     if (!channel) throw new PharmafeedError("USAGE", `no channel named "${args.channel}"; known: ${config.channelNames.join(", ")}`);
     const outputDir = args.output ?? config.outputDir;
-    const [{ acquireLock }, history] = await Promise.all([import("../publish/lock.js"), import("../history/rollback.js")]);
+    const [{ acquireLock }, history, { badReference }] = await Promise.all([import("../publish/lock.js"), import("../history/rollback.js"), import("../history/versions.js")]);
+    // A bad argument is refused before anything is touched, as yargs refuses its own.
+    const bad = args.to === undefined ? undefined : badReference(args.to);
+    if (bad !== undefined) throw new PharmafeedError("USAGE", `--to: ${bad}`);
+    await history.assertOutputDir(outputDir);
     const lock = await acquireLock(outputDir, { ...(config.lock ? { staleAfterMs: config.lock.staleAfterMs } : {}) });
+    // Said when manifest.json could not be read: what was changed is what serve answers from that copy.
+    const readFrom = (from: string) => {
+      if (from !== MANIFEST_FILE) logger.warn(`${MANIFEST_FILE} is missing or unreadable; read the newest readable copy in history/ instead`, { from });
+    };
     try {
       if (args.release === true) {
-        const { was } = await history.release({ outputDir, channel: channel.name });
+        const { was, from } = await history.release({ outputDir, channel: channel.name, now: new Date() });
+        readFrom(from);
         process.stdout.write(was ? `released: ${channel.name} (pinned since ${was.at} by \`${was.command}\`): the next run publishes its file again\n` : `${channel.name} is not pinned: nothing to release\n`);
         return;
       }
       const now = new Date();
       const command = ["pharmafeed", "rollback", "--channel", channel.name, ...(args.to === undefined ? [] : ["--to", args.to])].join(" ");
       const done = await history.rollBack({ outputDir, channel: channel.name, gzip: channel.gzip, ...(args.to === undefined ? {} : { to: args.to }), command, now });
+      readFrom(done.from);
       const v = done.version;
       process.stdout.write(
         `put back: ${channel.name}: the version published at ${v.publishedAt} (${v.items} items, sha256 ${v.sha256.slice(0, 12)}) replaces the one published at ${done.replaced.publishedAt} (${done.replaced.items} items)\n` +
@@ -60,8 +71,8 @@ export const rollbackCommand: CommandModule<object, RollbackArgs> = {
       // As a run's destinations hook: the file put back goes where the published one went.
       const { pushFromManifest } = await import("../destinations/after-publish.js");
       const { recordLine } = await import("../publish/destination-record.js");
-      const at = done.manifest.channels.find((c) => c.name === channel.name)?.live?.publishedAt;
-      const pushed = await pushFromManifest({ config, outputDir, manifest: done.manifest, logger, dryRun: false, force: false, write: (m) => history.saveRolledBack(outputDir, m, at) });
+      // The rollback's own copy in history/ (named by its time) takes the uploads too.
+      const pushed = await pushFromManifest({ config, outputDir, manifest: done.manifest, logger, dryRun: false, force: false, write: (m) => history.saveRolledBack(outputDir, m, now.toISOString()) });
       for (const record of pushed.result.records.get(channel.name) ?? []) process.stdout.write(`upload: ${channel.name}: ${recordLine(record)}\n`);
       if (pushed.result.problems.length > 0) {
         throw new PharmafeedError("RUN_DEGRADED", `the version is put back locally, but: ${pushed.result.problems.map((p) => `${p.channel ?? "run"}: ${p.reason}`).join("; ")} (pharmafeed push --channel ${channel.name} tries again)`);

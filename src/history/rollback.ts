@@ -11,7 +11,7 @@
  * `rollback --release`. Destinations are pushed by the command afterwards, as a run's hook would.
  */
 import { createReadStream } from "node:fs";
-import { rm } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
@@ -20,9 +20,9 @@ import { replaceFile } from "../core/atomic-file.js";
 import { MANIFEST_FILE } from "../core/layout.js";
 import { PharmafeedError } from "../errors.js";
 import { JournalWriter } from "../publish/journal.js";
-import { type ChannelEntry, type LiveFile, type Manifest, readHistory, readManifest, recordInHistory } from "../publish/manifest.js";
+import { type ChannelEntry, type LiveFile, type Manifest, readHistory, readPreviousManifest, recordInHistory } from "../publish/manifest.js";
 import { keptPath } from "./store.js";
-import { type PublishedVersion, resolveVersion, versionsOf } from "./versions.js";
+import { badReference, type PublishedVersion, resolveVersion, versionsOf } from "./versions.js";
 
 export interface RollbackInput {
   outputDir: string;
@@ -41,23 +41,47 @@ export interface RollbackDone {
   version: PublishedVersion;
   /** What was served before. */
   replaced: LiveFile;
+  /** The manifest read: manifest.json, or the history/ copy that stood in for it (readPreviousManifest). */
+  from: string;
 }
 
-async function liveEntry(outputDir: string, channel: string): Promise<{ manifest: Manifest; entry: ChannelEntry & { live: LiveFile } }> {
-  const manifest = await readManifest(outputDir);
-  if (!manifest) throw new PharmafeedError("USAGE", `nothing is published in ${outputDir} (no ${MANIFEST_FILE}): run pharmafeed generate first`);
-  const entry = manifest.channels.find((c) => c.name === channel);
-  if (!entry?.live) throw new PharmafeedError("USAGE", `channel ${channel} has no published file in ${outputDir}`, { context: { channel } });
-  return { manifest, entry: entry as ChannelEntry & { live: LiveFile } };
+const nothingPublished = (outputDir: string, why: string) => new PharmafeedError("USAGE", `nothing is published in ${outputDir} (${why}): run pharmafeed generate first`, { context: { file: outputDir } });
+
+/**
+ * Refuses an output directory where nothing can be published, before its lock is taken: a missing
+ * one would be "cannot create lock", a regular file ENOTDIR, neither saying what is wrong.
+ */
+export async function assertOutputDir(outputDir: string): Promise<void> {
+  const info = await stat(outputDir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
+    throw error;
+  });
+  if (!info) throw nothingPublished(outputDir, "no such folder");
+  if (!info.isDirectory()) throw nothingPublished(outputDir, "it is not a folder");
 }
 
 /**
- * Saves a manifest a rollback changed: manifest.json, and a dated copy in history/ under the
- * rollback's time (`at`), so the last run's own copy stays as it was: history shows that run, then
- * this publish. Without `at` (a release publishes nothing), manifest.json only.
+ * The channel's live entry, from manifest.json or, when it is missing or unreadable, the newest
+ * readable copy in history/, as serve and generate do: serve still answers that copy's files, so
+ * they are what a rollback replaces and a release unpins (and manifest.json is written again).
  */
-export async function saveRolledBack(outputDir: string, manifest: Manifest, at?: string): Promise<void> {
-  if (at !== undefined) await recordInHistory(outputDir, { ...manifest, startedAt: at, endedAt: at });
+async function liveEntry(outputDir: string, channel: string): Promise<{ manifest: Manifest; entry: ChannelEntry & { live: LiveFile }; from: string }> {
+  const read = await readPreviousManifest(outputDir);
+  if (!read) throw nothingPublished(outputDir, `no readable ${MANIFEST_FILE}, nor a copy in history/`);
+  const { manifest, from } = read;
+  const entry = manifest.channels.find((c) => c.name === channel);
+  if (!entry?.live) throw new PharmafeedError("USAGE", `channel ${channel} has no published file in ${outputDir}`, { context: { channel } });
+  return { manifest, entry: entry as ChannelEntry & { live: LiveFile }, from };
+}
+
+/**
+ * Saves a manifest a rollback or a release changed: a dated copy in history/ under its time (`at`),
+ * so the last run's own copy stays as it was (history shows that run, then this change), then
+ * manifest.json. The copy is the newest, and the one serve and the next run read when manifest.json
+ * is lost: without it a released pin would come back from the rollback's copy.
+ */
+export async function saveRolledBack(outputDir: string, manifest: Manifest, at: string): Promise<void> {
+  await recordInHistory(outputDir, { ...manifest, startedAt: at, endedAt: at });
   await replaceFile(join(outputDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
@@ -67,7 +91,11 @@ function withLive(manifest: Manifest, channel: string, live: LiveFile): Manifest
 
 export async function rollBack(input: RollbackInput): Promise<RollbackDone> {
   const { outputDir, channel, now } = input;
-  const { manifest, entry } = await liveEntry(outputDir, channel);
+  if (input.to !== undefined) {
+    const bad = badReference(input.to);
+    if (bad !== undefined) throw new PharmafeedError("USAGE", `${channel}: --to: ${bad}`, { context: { channel } });
+  }
+  const { manifest, entry, from } = await liveEntry(outputDir, channel);
   const live = entry.live;
   if (live.pinned && input.to === undefined) {
     throw new PharmafeedError("USAGE", `${channel} is pinned already (since ${live.pinned.at}, by \`${live.pinned.command}\`): name the version with --to, or release it with --release`, { context: { channel } });
@@ -76,6 +104,10 @@ export async function rollBack(input: RollbackInput): Promise<RollbackDone> {
   const resolved = resolveVersion(versions, input.to ?? "previous");
   if (!resolved.ok) throw new PharmafeedError("USAGE", `${channel}: ${input.to ?? "previous"}: ${resolved.why}`, { context: { channel } });
   const version = resolved.version;
+  // Putting the live file back over itself would change nothing but pin it: refused.
+  if (version.sha256 === live.sha256) {
+    throw new PharmafeedError("USAGE", `${channel}: ${input.to ?? "previous"} is the version served now (published at ${live.publishedAt}, sha256 ${live.sha256.slice(0, 12)}): nothing to put back`, { context: { channel } });
+  }
   // Another name is another URL: the marketplace fetches the live file's, which must stay.
   if (version.file !== live.file) {
     throw new PharmafeedError("USAGE", `${channel}: that version was published as ${version.file}, the channel is served as ${live.file} now; putting it back would move the feed's URL`, { context: { channel } });
@@ -92,8 +124,14 @@ export async function rollBack(input: RollbackInput): Promise<RollbackDone> {
     stats = await out.finish();
   } catch (error) {
     await out.abort().catch(() => undefined);
-    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    throw new PharmafeedError("STORE_INVALID", `${channel}: the version published at ${version.publishedAt} ${missing ? "is no longer kept in history/feeds (pruned)" : `cannot be read back: ${(error as Error).message}`}`, { cause: error, context: { channel } });
+    const code = (error as NodeJS.ErrnoException).code;
+    // Not a whole gzip stream (truncated, not gzip): damaged, so removed as a wrong digest is; an
+    // error of the file system (ours to write, or the copy's to open) says nothing of the copy.
+    const damaged = typeof code === "string" && code.startsWith("Z_");
+    if (damaged) await rm(keptPath(outputDir, version.sha256), { force: true });
+    const message = (error as Error).message;
+    const why = code === "ENOENT" ? "is no longer kept in history/feeds (pruned)" : damaged ? `cannot be read back: its kept copy is damaged (${message}) and was removed` : `cannot be read back: ${message}`;
+    throw new PharmafeedError("STORE_INVALID", `${channel}: the version published at ${version.publishedAt} ${why}`, { cause: error, context: { channel } });
   }
   // Kept state is checked before use: bytes that are not that version are never served (and not kept).
   if (stats.sha256 !== version.sha256) {
@@ -118,15 +156,15 @@ export async function rollBack(input: RollbackInput): Promise<RollbackDone> {
   const updated = withLive(manifest, channel, back);
   await saveRolledBack(outputDir, updated, publishedAt);
   await journal.remove();
-  return { manifest: updated, version, replaced: live };
+  return { manifest: updated, version, replaced: live, from };
 }
 
 /** `rollback --release`: the channel's live version stays, unpinned; the next run publishes as usual. */
-export async function release(input: { outputDir: string; channel: string }): Promise<{ manifest: Manifest; was?: LiveFile["pinned"] }> {
-  const { manifest, entry } = await liveEntry(input.outputDir, input.channel);
+export async function release(input: { outputDir: string; channel: string; now: Date }): Promise<{ manifest: Manifest; was?: LiveFile["pinned"]; from: string }> {
+  const { manifest, entry, from } = await liveEntry(input.outputDir, input.channel);
   const { pinned, ...live } = entry.live;
-  if (!pinned) return { manifest };
+  if (!pinned) return { manifest, from };
   const updated = withLive(manifest, input.channel, live);
-  await saveRolledBack(input.outputDir, updated);
-  return { manifest: updated, was: pinned };
+  await saveRolledBack(input.outputDir, updated, input.now.toISOString());
+  return { manifest: updated, was: pinned, from };
 }

@@ -47,11 +47,15 @@ export async function keptVersions(outputDir: string): Promise<{ sha256: string;
 
 /**
  * Keeps the published file `file` (relative to the output directory) as version `sha256`, unless
- * it is kept already; refused when the file on disk is not that version.
+ * it is kept already and looks whole (looksWhole); refused when the file on disk is not that version.
  */
 export async function keepVersion(outputDir: string, file: string, sha256: string): Promise<"kept" | "already"> {
   const target = keptPath(outputDir, sha256);
-  if ((await stat(target).catch(() => undefined))?.isFile()) return "already";
+  // A damaged copy is kept again: trusted on its name alone, it stayed damaged run after run, and the
+  // version could not be put back once replaced. With the published file gone, only the magic bytes
+  // can be checked (keeping it again would fail anyway).
+  const size = (await stat(join(outputDir, file)).catch(() => undefined))?.size;
+  if (await looksWhole(target, size)) return "already";
   // The file is hashed as it is read, as a step of the pipeline (a 'data' listener beside it started
   // the flow before the pipe: chunks hashed, never compressed): a file that is not the version the
   // manifest names is not kept under its name.
@@ -67,6 +71,36 @@ export async function keepVersion(outputDir: string, file: string, sha256: strin
     if (digest !== sha256) throw new Error(`${file} is not the version the manifest names (sha256 ${digest.slice(0, 12)}..., expected ${sha256.slice(0, 12)}...)`);
   });
   return "kept";
+}
+
+/**
+ * Whether the file at `target` looks like a whole gzip stream of `size` bytes: it starts with gzip's
+ * magic bytes, and its trailer's ISIZE (the last 4 bytes, little-endian: the inflated size mod 2^32)
+ * is `size`. Cheap (two small reads, whatever the file's size), unlike inflating every kept version on
+ * every run: it catches a truncated copy, a file that is not gzip and most others' bytes; what it
+ * misses (same length, other bytes) readKept and rollback catch by the digest before any use.
+ */
+export async function looksWhole(target: string, size: number | undefined): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(target, "r");
+  } catch {
+    return false;
+  }
+  try {
+    const info = await handle.stat();
+    // 10-byte header and 8-byte trailer at least.
+    if (!info.isFile() || info.size < 18) return false;
+    const head = Buffer.alloc(2);
+    const tail = Buffer.alloc(4);
+    await handle.read(head, 0, 2, 0);
+    await handle.read(tail, 0, 4, info.size - 4);
+    return head[0] === 0x1f && head[1] === 0x8b && (size === undefined || tail.readUInt32LE(0) === size % 2 ** 32);
+  } catch {
+    return false;
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

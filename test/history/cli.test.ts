@@ -61,9 +61,13 @@ describe("the feed history", () => {
     const before = await liveOf("idealo-fr");
     expect(await kept(config.outputDir)).toEqual(first);
 
-    // The same run again: nothing new to keep.
+    // The same run again: nothing new to keep, but a damaged copy of a live version (truncated here)
+    // is kept again, so that version can still be put back once replaced.
+    const keptCopy = join(config.outputDir, "history", "feeds", `${before}.gz`);
+    await writeFile(keptCopy, (await readFile(keptCopy)).subarray(0, 20));
     expect(await generate()).toEqual(first);
     expect(await kept(config.outputDir)).toEqual(first);
+    expect(await readKept(config.outputDir, before)).toEqual(firstIdealo);
 
     // Prices changed: idealo's file changes (generic-csv, without prices from the offers file, may not).
     await offers("11,00");

@@ -8,7 +8,8 @@
  *   v1 (catalogue prices) -> v2 (x1.1) -> rollback to v1, pinned -> run of x1.2 held -> release
  *   -> v3 (x1.2) -> refused rollbacks -> x1.2 x1.8 held by the price gate -> --force publishes it.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
@@ -107,6 +108,15 @@ describe("pharmafeed rollback", () => {
     Object.assign(v2, { body: two.body, twin: (await served(TWIN)).body, etag: String(two.headers["etag"]), sha: (await entryOf()).live!.sha256 });
     expect(v2.body.equals(v1.body)).toBe(false);
     expect(v2.etag).toBe(`"${v2.sha}"`);
+    // A run that changes nothing publishes v2 again: still one version, so "previous" is v1 for
+    // diff and rollback alike (never the live file compared with, or put back over, itself).
+    const unchanged = await generate();
+    expect(unchanged.code, unchanged.stderr).toBe(0);
+    expect((await entryOf()).live!.sha256).toBe(v2.sha);
+    const diffed = await cli("diff", "--channel", CHANNEL, "--json");
+    expect(diffed.code, diffed.stderr).toBe(0);
+    const pair = (JSON.parse(diffed.stdout) as { channels: { from: { sha256: string }; to: { sha256: string } }[] }).channels[0]!;
+    expect([pair.from.sha256, pair.to.sha256]).toEqual([v1.sha, v2.sha]);
     const idealoBefore = (await served("/feeds/idealo-fr.csv")).body;
 
     // Both URLs fetched again and again from before the command starts until a few fetches after it exits.
@@ -226,8 +236,40 @@ describe("pharmafeed rollback", () => {
     const filesBefore = await snapshot(c.outputDir);
     const never = await rollback("--to", "2001-01-01");
     expect(never.code, never.stderr).toBe(2);
-    expect(never.stderr).toContain(`pharmafeed: ${CHANNEL}: 2001-01-01: no run starting with "2001-01-01" published a version of it (runs on record:`);
+    expect(never.stderr).toContain(`pharmafeed: ${CHANNEL}: 2001-01-01: no run starting with "2001-01-01" published a version of it, nor was one published at such a time (runs on record:`);
     expect(await snapshot(c.outputDir)).toEqual(filesBefore);
+  });
+
+  it("refuses the version served now (nothing to put back) and an empty reference (exit 2); nothing moves, nothing is pinned", async () => {
+    const filesBefore = await snapshot(c.outputDir);
+    const live = (await entryOf()).live!;
+    for (const to of ["live", live.sha256.slice(0, 12).toUpperCase(), live.publishedAt]) {
+      const refused = await rollback("--to", to);
+      expect(refused.code, `${to}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr).toContain(`is the version served now (published at ${live.publishedAt}, sha256 ${live.sha256.slice(0, 12)}): nothing to put back`);
+    }
+    for (const to of ["", " "]) {
+      const empty = await rollback("--to", to);
+      expect(empty.code, empty.stderr).toBe(2);
+      expect(empty.stderr).toContain("an empty version reference names no version");
+    }
+    expect(await snapshot(c.outputDir)).toEqual(filesBefore);
+    expect((await entryOf()).live).not.toHaveProperty("pinned");
+  });
+
+  it("diff takes back the times it prints and digests in upper case, and refuses an empty reference (exit 2)", async () => {
+    const printed = await cli("diff", "--channel", CHANNEL);
+    expect(printed.code, printed.stderr).toBe(0);
+    const [, fromTime, fromSha, toTime, toSha] = /^google-fr: (\S+) \(([0-9a-f]{12})\) -> (\S+) \(([0-9a-f]{12})\)$/m.exec(printed.stdout) ?? [];
+    expect(fromSha, printed.stdout).toBeDefined();
+    for (const args of [[fromTime!, toTime!], [fromSha!.toUpperCase(), toSha!.toUpperCase()]]) {
+      const again = await cli("diff", "--channel", CHANNEL, ...args);
+      expect(again.code, `${args.join(" ")}: ${again.stdout}${again.stderr}`).toBe(0);
+      expect(again.stdout).toBe(printed.stdout);
+    }
+    const empty = await cli("diff", "--channel", CHANNEL, "");
+    expect(empty.code, empty.stderr).toBe(2);
+    expect(empty.stderr).toContain("FROM: an empty version reference names no version");
   });
 
   it("refuses a damaged kept copy (exit 1, STORE_INVALID): the served file and manifest unchanged", async () => {
@@ -235,13 +277,19 @@ describe("pharmafeed rollback", () => {
     const manifestBefore = await readFile(join(c.outputDir, "manifest.json"));
     const filesBefore = await snapshot(c.outputDir);
 
-    // "previous" is v1 (put back, then replaced by the run after the release): its kept copy is damaged.
+    // "previous" is v1 (put back, then replaced by the run after the release): its kept copy is damaged,
+    // truncated or not gzip: refused, and removed (never handed out again).
     const kept = join(c.outputDir, "history", "feeds", `${v1.sha}.gz`);
-    await writeFile(kept, "not a gzip stream at all\n");
-    const garbage = await rollback();
-    expect(garbage.code, garbage.stderr).toBe(1);
-    expect(garbage.stderr).toContain(`STORE_INVALID: ${CHANNEL}: the version published at`);
-    expect(garbage.stderr).toContain("cannot be read back");
+    const whole = await readFile(kept);
+    for (const damaged of [whole.subarray(0, Math.floor(whole.length / 2)), Buffer.from("not a gzip stream at all\n")]) {
+      await writeFile(kept, damaged);
+      const garbage = await rollback();
+      expect(garbage.code, garbage.stderr).toBe(1);
+      expect(garbage.stderr).toContain(`STORE_INVALID: ${CHANNEL}: the version published at`);
+      expect(garbage.stderr).toContain("cannot be read back: its kept copy is damaged (");
+      expect(garbage.stderr).toContain(") and was removed");
+      expect(existsSync(kept)).toBe(false);
+    }
 
     // A whole gzip stream, of other bytes: caught by the digest check, and the bad copy removed.
     await writeFile(kept, await readFile(join(c.outputDir, "history", "feeds", `${heldSha}.gz`)));
@@ -303,5 +351,47 @@ describe("the price gate", () => {
     expect(now.body.equals(before.body)).toBe(false);
     expect(sha256(now.body)).toBe(entry.live!.sha256);
     expect((await text("/monitor")).status).toBe(200);
+  });
+});
+
+describe("a lost manifest.json", () => {
+  const manifestFile = () => join(c.outputDir, "manifest.json");
+  /** manifest.json cut short, as by a hand edit: not JSON any more. */
+  const truncateManifest = async () => writeFile(manifestFile(), (await readFile(manifestFile())).subarray(0, 200));
+  const warned = /warn {2}manifest\.json is missing or unreadable; read the newest readable copy in history\/ instead from=history\/manifest-\S+\.json/;
+
+  it("rollback and --release read the newest copy in history/ as serve does, say which, and a released pin stays released", async () => {
+    await truncateManifest();
+    const back = await rollback();
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stderr).toMatch(warned);
+    expect((await entryOf()).live).toMatchObject({ sha256: heldSha, pinned: { command: `pharmafeed rollback --channel ${CHANNEL}` } });
+    expect(sha256((await served()).body)).toBe(heldSha);
+
+    await truncateManifest();
+    const released = await rollback("--release");
+    expect(released.code, released.stderr).toBe(0);
+    expect(released.stderr).toMatch(warned);
+    expect(released.stdout).toContain(`released: ${CHANNEL} (pinned since`);
+    expect((await entryOf()).live).not.toHaveProperty("pinned");
+
+    // Lost again: the newest copy in history/ is the release's, not the rollback's, so the pin does not come back.
+    const copies = (await readdir(join(c.outputDir, "history"))).filter((f) => /^manifest-.*\.json$/.test(f)).sort();
+    const newest = JSON.parse(await readFile(join(c.outputDir, "history", copies.at(-1)!), "utf8")) as Manifest;
+    expect(newest.channels.find((e) => e.name === CHANNEL)!.live).not.toHaveProperty("pinned");
+    await rm(manifestFile());
+    await offers(1.2);
+    const run = await generate();
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect((await entryOf()).published).toBe(true);
+    expect((await entryOf()).live).not.toHaveProperty("pinned");
+  });
+
+  it("an output folder that does not exist, or is a file, has nothing published: said so (exit 2)", async () => {
+    for (const [output, why] of [[join(c.root, "nowhere"), "no such folder"], [manifestFile(), "it is not a folder"]] as const) {
+      const refused = await cli("rollback", "--channel", CHANNEL, "--output", output);
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(`pharmafeed: nothing is published in ${output} (${why}): run pharmafeed generate first`);
+    }
   });
 });

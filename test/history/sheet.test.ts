@@ -143,9 +143,43 @@ function manifest(startedAt: string, live: Record<string, string>): Manifest {
 describe("the versions a channel published", () => {
   const history = [manifest("2026-11-25T02:00", { g: "1".repeat(64) }), manifest("2026-11-26T02:00", { g: "1".repeat(64) }), manifest("2026-11-27T02:00", { g: "12".padEnd(64, "3") }), manifest("2026-11-28T02:00", { g: "2".repeat(64) })];
 
-  it("one per change of the live file, with the runs it was live after", () => {
+  it("one per change of the live file, with the runs it was live after: runs that published the same bytes again are one version", () => {
     const versions = versionsOf(history, "g");
-    expect(versions.map((v) => [v.sha256.slice(0, 2), v.runs.length])).toEqual([["11", 1], ["11", 1], ["12", 1], ["22", 1]]);
+    // Each run records its own publish time: the same digest is still one version, published at the first.
+    expect(versions.map((v) => [v.sha256.slice(0, 2), v.runs.length, v.publishedAt])).toEqual([
+      ["11", 2, "2026-11-25T02:00-published"],
+      ["12", 1, "2026-11-27T02:00-published"],
+      ["22", 1, "2026-11-28T02:00-published"],
+    ]);
+    // A version put back after another is published again: it appears again.
+    const back = versionsOf([...history, manifest("2026-11-29T02:00", { g: "1".repeat(64) })], "g");
+    expect(back.map((v) => v.sha256.slice(0, 2))).toEqual(["11", "12", "22", "11"]);
+  });
+
+  it("previous is another file than the live one, even when the last runs changed nothing", () => {
+    const unchanged = [...history, manifest("2026-11-29T02:00", { g: "2".repeat(64) }), manifest("2026-11-30T02:00", { g: "2".repeat(64) })];
+    const previous = resolveVersion(versionsOf(unchanged, "g"), "previous");
+    expect(previous.ok && previous.version.sha256.slice(0, 2)).toBe("12");
+  });
+
+  it("refuses an empty or blank reference (it would match every run), and takes a digest in upper case", () => {
+    const versions = versionsOf(history, "g");
+    for (const ref of ["", " ", "\t"]) expect(resolveVersion(versions, ref)).toEqual({ ok: false, why: expect.stringContaining("an empty version reference names no version") });
+    const lettered = versionsOf([...history, manifest("2026-11-29T02:00", { g: "e3f28e58".padEnd(64, "a") })], "g");
+    for (const ref of ["E3F28E58", "e3F28e58aA"]) {
+      const r = resolveVersion(lettered, ref);
+      expect(r.ok && r.version.sha256.slice(0, 8), ref).toBe("e3f28e58");
+    }
+  });
+
+  it("named by the publish times diff and rollback print, whole or by their beginning, the later publish times of a version too", () => {
+    const versions = versionsOf(history, "g");
+    const sha = (ref: string) => {
+      const r = resolveVersion(versions, ref);
+      return r.ok ? r.version.sha256.slice(0, 2) : r.why;
+    };
+    // "-published" is in publish times only, never in a run's start time.
+    expect([sha("2026-11-27T02:00-published"), sha("2026-11-25T02:00-pub"), sha("2026-11-26T02:00-published")]).toEqual(["12", "11", "11"]);
   });
 
   it("named by live, previous, a run's time or its start, or a digest prefix (one match only)", () => {

@@ -52,6 +52,22 @@ describe("keepVersion and readKept", () => {
     expect(await readdir(join(dir, feeds))).toEqual([]);
   });
 
+  it("keeps a damaged copy of the version again when a run publishes it again: truncated, not gzip, empty, another file's bytes", async () => {
+    const text = "<rss>" + Array.from({ length: 3000 }, (_, i) => `<item>${(i * 7919) % 10007}</item>`).join("") + "</rss>";
+    const dir = await output({ "google-fr.xml": text });
+    expect(await keepVersion(dir, "google-fr.xml", sha(text))).toBe("kept");
+    const whole = await readFile(keptPath(dir, sha(text)));
+    const damages = { truncated: whole.subarray(0, 4000), "not gzip": Buffer.from("hello, not gzip"), empty: Buffer.alloc(0), "another file's bytes": gzipSync("id,title\n1,Dafalgan\n") };
+    for (const [what, damaged] of Object.entries(damages)) {
+      await writeFile(keptPath(dir, sha(text)), damaged);
+      expect(await keepVersion(dir, "google-fr.xml", sha(text)), what).toBe("kept");
+      expect((await readKept(dir, sha(text)))?.toString(), what).toBe(text);
+    }
+    // A whole copy is left as it is (checked by its first and last bytes, not inflated).
+    expect(await keepVersion(dir, "google-fr.xml", sha(text))).toBe("already");
+    expect((await readFile(keptPath(dir, sha(text)))).equals(whole)).toBe(true);
+  });
+
   it("never hands out a damaged version: truncated, not gzip, or another file's bytes; each is removed", async () => {
     const text = "id,title\n1,Doliprane\n";
     const dir = await output({ "feed.csv": text });
