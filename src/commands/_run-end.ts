@@ -9,6 +9,7 @@ import { exitCodeFor, isPharmafeedError, PharmafeedError } from "../errors.js";
 import type { Logger } from "../log.js";
 import type { GenerateResult } from "../pipeline/run.js";
 import { summaryEvent } from "../pipeline/summary.js";
+import { unpublishedOf } from "../publish/run-state.js";
 import { notify, runAlert } from "../notify/index.js";
 
 export interface RunEnd {
@@ -73,13 +74,17 @@ export async function endRun(end: RunEnd): Promise<unknown> {
 
 /** Throws the run's error when a channel failed or was gated (the exit code); returns when every channel was published. */
 export function runOutcome({ manifest }: GenerateResult): void {
-  const failed = manifest.channels.filter((c) => typeof c.published === "string" && c.published.startsWith("failed"));
+  // This run's channels only: a channel `--channel` left alone keeps its entry, and the verdict in it
+  // is an earlier run's (a review found a pinned channel's old gate made a run of another exit 5).
+  const unpublished = manifest.unpublished ?? unpublishedOf(manifest.channels);
+  // By the reason's first word, as before: a dry run's "would not publish (gate ...)" is no failure of the dry run.
+  const failed = unpublished.filter((u) => u.reason.startsWith("failed"));
   if (failed.length > 0) {
-    throw new PharmafeedError("CHANNEL_FAILED", `${failed.length} channel(s) failed: ${failed.map((c) => `${c.name} (${String(c.published)})`).join("; ")}`);
+    throw new PharmafeedError("CHANNEL_FAILED", `${failed.length} channel(s) failed: ${failed.map((u) => `${u.channel} (${u.reason})`).join("; ")}`);
   }
-  const gated = manifest.channels.filter((c) => typeof c.published === "string" && c.published.startsWith("gate"));
+  const gated = unpublished.filter((u) => u.reason.startsWith("gate"));
   if (gated.length > 0) {
-    throw new PharmafeedError("GATE_TRIPPED", `not published, previous file kept: ${gated.map((c) => `${c.name} (${String(c.published)})`).join("; ")}`);
+    throw new PharmafeedError("GATE_TRIPPED", `not published, previous file kept: ${gated.map((u) => `${u.channel} (${u.reason})`).join("; ")}`);
   }
   const problems = manifest.problems ?? [];
   if (problems.length > 0) {

@@ -61,13 +61,24 @@ async function finishChannels(input: PublishInput, journal: JournalWriter | unde
       retire: input.retire.has(name),
       ...(journal ? { journal: (e: ChannelEntry) => journal.record(e) } : {}),
     });
-    entries.push(withLastUploads(entry, previousEntries.get(name), run.channel.destinations));
+    entries.push(withLastUploads(withLastChanges(entry, previousEntries.get(name)), previousEntries.get(name), run.channel.destinations));
     if (run.failed) logger.error("channel failed", { channel: name, error: run.failed.message });
     else if (entry.published !== true) logger.warn("channel not published", { channel: name, reason: entry.published });
   }
   // What comparing with the live feeds cost (the price gate, the status page's changes): a few percent of a run.
   if (comparing.channels > 0) logger.info("compared with the live feeds", { channels: comparing.channels, seconds: Number((comparing.ms / 1000).toFixed(2)) });
   return entries;
+}
+
+/**
+ * A run that published the live file again compared it with itself (`+0 -0`): what changed "since
+ * the previous version" is still what the last change changed, so the previous entry's figures
+ * stay (none when it had none). A review found every card saying "no change" after a quiet night.
+ */
+function withLastChanges(entry: ChannelEntry, previous: ChannelEntry | undefined): ChannelEntry {
+  if (entry.changes === undefined || entry.changes.since !== entry.sha256) return entry;
+  const { changes: _itself, ...rest } = entry;
+  return previous?.changes !== undefined && previous.changes.since !== entry.sha256 ? { ...rest, changes: previous.changes } : rest;
 }
 
 async function timed<T>(sum: { channels: number; ms: number }, work: () => Promise<T>): Promise<T> {

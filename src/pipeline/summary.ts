@@ -16,9 +16,10 @@ export function topReasons(excluded: Record<string, number>, count = 3): string 
   return `${total} (${top.join(", ")}${Object.keys(excluded).length > count ? ", ..." : ""})`;
 }
 
-/** "yes", "no: <why>", or in a dry run what the real run would do ("would publish"). */
-function publishedCell(published: true | string): string {
-  if (published === true) return "yes";
+/** "yes", "no: <why>", or in a dry run what the real run would do ("would publish"); a file `rollback` pinned says so. */
+function publishedCell(entry: Manifest["channels"][number]): string {
+  const published = entry.published;
+  if (published === true) return entry.live?.pinned ? `yes, pinned since ${entry.live.pinned.at} by \`${entry.live.pinned.command}\`` : "yes";
   return published.startsWith(DRY_RUN) ? published.slice(DRY_RUN.length) : `no: ${published}`;
 }
 
@@ -27,7 +28,7 @@ const DRY_RUN = "dry run: ";
 export function formatSummary(manifest: Manifest): string {
   const rows = [["channel", "items", "excluded (top reasons)", "size", "published"]];
   for (const c of manifest.channels) {
-    rows.push([c.name, c.items.toLocaleString("en"), topReasons(c.excluded), formatBytes(c.bytes), publishedCell(c.published)]);
+    rows.push([c.name, c.items.toLocaleString("en"), topReasons(c.excluded), formatBytes(c.bytes), publishedCell(c)]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const numeric = new Set([1, 3]);

@@ -172,6 +172,10 @@ describe("pharmafeed rollback", () => {
   });
 
   it("a pinned channel is built but not published (exit 5) until --release, and every surface says so", async () => {
+    // A run of another channel says the pin (its table row) and is not held by it.
+    const beside = await generate("--channel", "idealo-fr");
+    expect(beside.code, beside.stderr).toBe(0);
+    expect(beside.stdout).toMatch(new RegExp(`^${CHANNEL} .* yes, pinned since \\S+ by \`pharmafeed rollback --channel ${CHANNEL}\`$`, "m"));
     await offers(1.2);
     const held = await generate();
     expect(held.code, held.stderr).toBe(5);
@@ -204,6 +208,12 @@ describe("pharmafeed rollback", () => {
     expect(fr.status).toBe(200);
     expect(fr.body).toContain("épinglé depuis");
 
+    // google-fr's held entry (kept, as is its pin) is an earlier run's to a run of idealo-fr alone: it exits 0 (a review found 5, with "run: ok").
+    const other = await generate("--channel", "idealo-fr");
+    expect(other.code, other.stdout + other.stderr).toBe(0);
+    expect(other.stdout).toContain("run: ok (every channel published)");
+    expect((await entryOf()).published).toMatch(/^gate: pinned since/);
+    expect(other.stdout).toMatch(/^google-fr .* no: gate: pinned since/m);
     const release = await rollback("--release");
     expect(release.code, release.stderr).toBe(0);
     expect(release.stdout).toContain(`released: ${CHANNEL} (pinned since`);
@@ -227,9 +237,16 @@ describe("pharmafeed rollback", () => {
 
     const page = await text("/?lang=en", AUTH);
     expect(page.body).not.toContain("pinned since");
-    expect(page.body).toMatch(/since the previous version: \+0 −0, \d+ price changes/);
+    const line = /since the previous version: \+0 −0, \d+ price changes/.exec(page.body)?.[0];
+    expect(line, page.body).toBeDefined();
     expect(page.body).toContain(`href="/status/changes/${CHANNEL}"`);
     expect((await text(`/status/changes/${CHANNEL}`, AUTH)).status).toBe(200);
+
+    // A quiet night (the same file again) keeps the last change's figures: a review found "no change" on every card.
+    const quiet = await generate();
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(((await entryOf()) as { changes?: { since: string } }).changes).toMatchObject({ since: released.live!.sha256 });
+    expect((await text("/?lang=en", AUTH)).body).toContain(line!);
   });
 
   it("refuses --to a run that published no version of it (exit 2), with a sentence; nothing moves", async () => {
