@@ -11,9 +11,10 @@ import { loadConfig, loadShops, type LoadedShops } from "../config/load.js";
 import type { Env } from "../config/parse.js";
 import type { LoadedConfig } from "../config/types.js";
 import { PharmafeedError } from "../errors.js";
-import { statusProblems, sharedSecretProblems } from "../serve/check.js";
+import { statusProblems, sharedSecretProblems, type OperatorSecrets, type ShopSecrets } from "../serve/check.js";
 import { followParent } from "../serve/parent-watch.js";
 import type { FeedServer, ServeOptions } from "../serve/server.js";
+import type { Reloaded } from "../serve/site.js";
 import { createLogger, type Logger, type LogFormat } from "../log.js";
 import { integerOption, PORT } from "./flags.js";
 
@@ -47,6 +48,11 @@ function channelsOf(config: LoadedConfig): ServeOptions["channels"] {
   return config.channels.map((c) => ({ name: c.name, preset: c.preset.name, access: c.access, mapping: c.mapping }));
 }
 
+/** What a site takes of its config read again after a run: channels and the status page's login. */
+function reloadedOf(config: LoadedConfig): Reloaded {
+  return { channels: channelsOf(config), status: config.serve.status };
+}
+
 /** What one output directory is served with: a config without shops, or one shop of many. */
 function siteOptions(config: LoadedConfig, outputDir: string, logger: Logger, reload: () => Promise<LoadedConfig>): ServeOptions {
   return {
@@ -62,8 +68,8 @@ function siteOptions(config: LoadedConfig, outputDir: string, logger: Logger, re
     maxFeedAgeHours: config.serve.maxFeedAgeHours,
     ...(config.lock ? { runStaleAfterMs: config.lock.staleAfterMs } : {}),
     ...(config.notify ? { notify: config.notify } : {}),
-    // A run that adds or renames a channel: its access rule is read from the config then.
-    reloadChannels: async () => channelsOf(await reload()),
+    // A run that adds or renames a channel, or changes the page's login: read from the config then.
+    reloadConfig: async () => reloadedOf(await reload()),
   };
 }
 
@@ -71,8 +77,10 @@ async function startShops(args: ServeArgs, loaded: LoadedShops, logger: Logger, 
   const { startShopsServer } = await import("../serve/shops/server.js");
   const outputDir = args.output === undefined ? loaded.outputDir : resolve(args.output);
   const settings = loaded.shops[0]!.serve;
-  // One shop's config as serve reads it (at start, after each of its runs, and for a shop refused at start).
-  const loadShop = (id: string) => loadConfig(args.config, { ...serveLoad(env), shop: id });
+  const admit = admission(loaded);
+  // One shop's config as serve reads it after start (after each of its runs, and for a shop refused at start):
+  // loaded as at start, and held to the same rule as the shops served (no shared secret, not the operator's).
+  const loadShop = async (id: string) => admit(await loadConfig(args.config, { ...serveLoad(env), shop: id }));
   const siteOf = (shop: LoadedConfig): ServeOptions => {
     const id = shop.shopId!;
     return siteOptions(shop, args.output === undefined ? shop.outputDir : join(outputDir, id), logger, () => loadShop(id));
@@ -81,13 +89,8 @@ async function startShops(args: ServeArgs, loaded: LoadedShops, logger: Logger, 
     outputDir,
     shops: loaded.shops.map((shop) => ({ id: shop.shopId!, options: siteOf(shop) })),
     refused: loaded.refused.map((r) => ({ id: r.name, error: r.error.message })),
-    // A refused shop fixed since: loaded as at start, and held to the same rule as the shops served (no shared secret).
-    retry: async (id) => {
-      const shop = await loadShop(id);
-      const problems = sharedSecretProblems([...loaded.shops, shop].map(secretsOf));
-      if (problems.length > 0) throw new PharmafeedError("CONFIG_INVALID", `configuration refused (serve):\n  ${problems.join("\n  ")}`, { context: { file: shop.shopFile ?? shop.file } });
-      return siteOf(shop);
-    },
+    // A refused shop fixed since.
+    retry: async (id) => siteOf(await loadShop(id)),
     operator: loaded.status,
     host: args.host ?? settings.host,
     port: args.port ?? settings.port,
@@ -98,14 +101,35 @@ async function startShops(args: ServeArgs, loaded: LoadedShops, logger: Logger, 
 }
 
 /** What serve/check.ts compares across shops: feed tokens, feeds' Basic credentials, status logins. */
-function secretsOf(shop: LoadedConfig): Parameters<typeof sharedSecretProblems>[0][number] {
+function secretsOf(shop: LoadedConfig): ShopSecrets {
   return { id: shop.shopId!, file: shop.shopFile ?? shop.file, status: shop.serve.status, channels: shop.channels.map((c) => ({ name: c.name, access: c.access })) };
+}
+
+const operatorOf = (loaded: LoadedShops): OperatorSecrets => ({ file: loaded.file, status: loaded.status });
+
+/**
+ * The check of start (checkShops) for a shop's config read while serving: compared with the
+ * secrets the other shops are served with now (each taken as its config is admitted, so a
+ * shop's new token counts from its reload on) and the operator's. Throws CONFIG_INVALID: the
+ * caller keeps the rules known before (a reload) or the shop refused (a retry).
+ */
+function admission(loaded: LoadedShops): (shop: LoadedConfig) => LoadedConfig {
+  const served = new Map(loaded.shops.map((shop) => [shop.shopId!, secretsOf(shop)]));
+  return (shop) => {
+    const secrets = secretsOf(shop);
+    // The shop read again last: each line names its file, not the other shop's.
+    const others = [...served.values()].filter((s) => s.id !== secrets.id);
+    const problems = sharedSecretProblems([...others, secrets], operatorOf(loaded));
+    if (problems.length > 0) throw new PharmafeedError("CONFIG_INVALID", `configuration refused (serve):\n  ${problems.join("\n  ")}`, { context: { file: secrets.file } });
+    served.set(secrets.id, secrets);
+    return shop;
+  };
 }
 
 /** Many shops: one whose config loads is needed (the main file's serve settings come with it), and the operator's password must hold. */
 function checkShops(loaded: LoadedShops): void {
   const problems = statusProblems(loaded.file, loaded.status);
-  problems.push(...sharedSecretProblems(loaded.shops.map(secretsOf)));
+  problems.push(...sharedSecretProblems(loaded.shops.map(secretsOf), operatorOf(loaded)));
   if (loaded.shops.length === 0) problems.push(...loaded.refused.map((r) => r.error.message));
   if (problems.length === 0) return;
   const why = loaded.shops.length === 0 ? "no shop's config loads" : "configuration refused";

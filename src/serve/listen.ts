@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { PharmafeedError } from "../errors.js";
 import type { Logger } from "../log.js";
-import { logWhenDone, type AccessRecord } from "./access-log.js";
+import { countBody, logWhenDone, type AccessRecord } from "./access-log.js";
 
 export interface Answerer {
   /** Takes every channel token out of a text (paths.ts TokenList). */
@@ -30,6 +30,7 @@ export async function listen(app: Answerer, options: { host?: string | undefined
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     const record: AccessRecord = { bytes: 0, path: "" };
+    countBody(req, res, record);
     logWhenDone(accessLog, req, res, record, started, app.redact);
     // A keep-alive client must not hold the process open after a shutdown began.
     if (closing) res.setHeader("Connection", "close");

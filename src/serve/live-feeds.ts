@@ -146,7 +146,8 @@ export class LiveFeeds {
       // A channel the config no longer names keeps its rules: the manifest may still list its feed (held-feeds.ts).
       this.access = new Map([...this.access, ...(await this.reloadAccess())]);
     } catch (error) {
-      this.logger.warn("config not read again; serving the channels known so far", { error: (error as Error).message.split("\n")[0] });
+      // Whole: a refused config's first line only says "configuration refused", its problems follow.
+      this.logger.warn("config not read again; serving the channels known so far", { error: (error as Error).message });
     }
   }
 

@@ -49,7 +49,7 @@ function refuse(res: ServerResponse, ctx: RouteContext, tokenPath: boolean): voi
   else text(res, 404, "not found");
 }
 
-function sendFeed(req: IncomingMessage, res: ServerResponse, { feed, gzipFile }: Lookup, record: AccessRecord): void {
+function sendFeed(req: IncomingMessage, res: ServerResponse, { feed, gzipFile }: Lookup): void {
   const cacheControl = feed.access.mode === "open" ? "no-cache" : "private, no-cache";
   let options: SendOptions;
   let rep = feed.identity;
@@ -63,7 +63,7 @@ function sendFeed(req: IncomingMessage, res: ServerResponse, { feed, gzipFile }:
   } else {
     options = { contentType: feed.contentType, cacheControl, varyEncoding: feed.gzip !== undefined, ranges: true };
   }
-  sendFile(req, res, rep, options, record);
+  sendFile(req, res, rep, options);
 }
 
 async function feed(req: IncomingMessage, res: ServerResponse, target: Extract<Target, { kind: "feed" }>, ctx: RouteContext, record: AccessRecord): Promise<void> {
@@ -74,7 +74,7 @@ async function feed(req: IncomingMessage, res: ServerResponse, target: Extract<T
   const allowed = verdict(lookup?.feed.access, sent) === "allowed";
   if (!lookup) return refuse(res, ctx, target.token !== undefined);
   record.channel = lookup.feed.channel;
-  if (allowed) sendFeed(req, res, lookup, record);
+  if (allowed) sendFeed(req, res, lookup);
   else refuse(res, ctx, target.token !== undefined);
   // After the answer went out: the DNS check (cached) never delays a download.
   const at = ctx.now();
@@ -85,7 +85,7 @@ async function feed(req: IncomingMessage, res: ServerResponse, target: Extract<T
   ctx.state.record(lookup.feed.channel, userAgent, res.statusCode, at, verified);
 }
 
-async function image(req: IncomingMessage, res: ServerResponse, name: string, ctx: RouteContext, record: AccessRecord): Promise<void> {
+async function image(req: IncomingMessage, res: ServerResponse, name: string, ctx: RouteContext): Promise<void> {
   const folder = await realFolder(ctx.outputReal, IMAGES_DIR);
   const opened = folder ? await openInside(ctx.outputReal, folder, name) : undefined;
   if (!opened) return text(res, 404, "not found");
@@ -93,7 +93,7 @@ async function image(req: IncomingMessage, res: ServerResponse, name: string, ct
   const file = new SharedFile(opened.handle, opened.stat.size);
   const rep = { file, etag: `"${name.slice(0, name.indexOf("."))}"`, lastModified: opened.stat.mtime, bytes: opened.stat.size };
   const contentType = IMAGE_TYPES[extname(name)] ?? "application/octet-stream";
-  sendFile(req, res, rep, { contentType, cacheControl: `public, max-age=${YEAR}, immutable`, varyEncoding: false, ranges: true }, record);
+  sendFile(req, res, rep, { contentType, cacheControl: `public, max-age=${YEAR}, immutable`, varyEncoding: false, ranges: true });
   await file.retire();
 }
 
@@ -116,11 +116,13 @@ async function monitor(res: ServerResponse, ctx: RouteContext): Promise<void> {
 
 export async function route(req: IncomingMessage, res: ServerResponse, target: Target, ctx: RouteContext, record: AccessRecord): Promise<void> {
   if (req.method !== "GET" && req.method !== "HEAD") return text(res, 405, "method not allowed", { Allow: "GET, HEAD" });
+  // A run's new manifest is when the page's login is read again (site.ts): looked for before the login is checked.
+  if (target.kind.startsWith("status")) await ctx.live.current();
   switch (target.kind) {
     case "feed":
       return feed(req, res, target, ctx, record);
     case "image":
-      return image(req, res, target.name, ctx, record);
+      return image(req, res, target.name, ctx);
     case "healthz":
       return healthz(res, ctx);
     case "monitor":

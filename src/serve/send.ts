@@ -27,12 +27,7 @@ export interface SendOptions {
   ranges: boolean;
 }
 
-/** What the access log records about the body. */
-export interface SentBody {
-  bytes: number;
-}
-
-export function sendFile(req: IncomingMessage, res: ServerResponse, rep: Sendable, options: SendOptions, sent: SentBody): void {
+export function sendFile(req: IncomingMessage, res: ServerResponse, rep: Sendable, options: SendOptions): void {
   res.setHeader("ETag", rep.etag);
   res.setHeader("Last-Modified", httpDate(rep.lastModified));
   res.setHeader("Cache-Control", options.cacheControl);
@@ -65,7 +60,7 @@ export function sendFile(req: IncomingMessage, res: ServerResponse, rep: Sendabl
     return;
   }
   const body = rep.file.stream(start, end);
-  body.on("data", (chunk: Buffer) => (sent.bytes += chunk.length));
+  // The bytes sent are counted as they are written to the response (access-log.ts countBody).
   // pipeline destroys the file stream when the client goes away (the handle is released then).
   pipeline(body, res, () => {});
 }

@@ -43,14 +43,30 @@ export interface ServeOptions {
   /** serve.maxFeedAgeHours: /healthz says stale and /monitor answers 503 beyond it. */
   maxFeedAgeHours?: number;
   /**
-   * Reads the config's channels again when a run writes a new manifest (serve
-   * follows channels added, renamed or removed); without it the channels given are kept.
+   * Reads the config again when a run writes a new manifest: serve follows channels added,
+   * renamed or removed, and the status page's login. Throws when the config is refused: what
+   * was known is kept. Without it the channels and login given are kept.
    */
+  reloadConfig?: () => Promise<Reloaded>;
+  /** The channels alone read again (the login given is kept); reloadConfig wins when both are given. */
   reloadChannels?: () => Promise<ServeOptions["channels"]>;
   /** Where the stale-feeds alert goes (the config's `notify`); checked every notify.staleCheckMinutes (default 10). */
   notify?: NotifySettings;
   /** DNS for verifying marketplace fetchers (bot-verify.ts); the system's by default, a stub in tests. */
   resolver?: Resolver;
+}
+
+/** What a config read again after a run gives a site. */
+export interface Reloaded {
+  channels: ServeOptions["channels"];
+  /** The status page's credentials now (none: only the operator of many shops sees the page). */
+  status?: { user: string; password: string } | undefined;
+}
+
+/** How a site reads its config again after a run, whichever of the two the caller gave (none: never). */
+export function reloaderOf(options: ServeOptions): (() => Promise<Reloaded>) | undefined {
+  const { reloadConfig, reloadChannels, status } = options;
+  return reloadConfig ?? (reloadChannels && (async () => ({ channels: await reloadChannels(), status })));
 }
 
 /** What a site of many shares with the others (shops.ts). */
@@ -85,7 +101,7 @@ export async function openSite(options: ServeOptions, mount: SiteMount = {}): Pr
   }
   const statusChannels = (channels: ServeOptions["channels"]) => channels.map((c) => ({ name: c.name, preset: c.preset, access: c.access.mode }));
   const mappingsOf = (channels: ServeOptions["channels"]) => new Map(channels.flatMap((c) => (c.mapping ? [[c.name, c.mapping] as const] : [])));
-  const reloadChannels = options.reloadChannels;
+  const reloadConfig = reloaderOf(options);
   // Every log line goes through this: no channel token is ever written in clear.
   const tokens = mount.tokens ?? new TokenList();
   tokens.add(options.channels);
@@ -95,10 +111,11 @@ export async function openSite(options: ServeOptions, mount: SiteMount = {}): Pr
     outputReal,
     new Map(options.channels.map((c) => [c.name, c.access])),
     logger,
-    reloadChannels &&
+    reloadConfig &&
       (async () => {
-        const channels = await reloadChannels();
-        // The status page lists the config's channels: the new ones too.
+        const { channels, status } = await reloadConfig();
+        // The status page lists the config's channels: the new ones too; a changed password replaces the old one.
+        ctx.status = status;
         ctx.channels = statusChannels(channels);
         ctx.mappings = mappingsOf(channels);
         tokens.add(channels);

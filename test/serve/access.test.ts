@@ -7,7 +7,7 @@ import { isPharmafeedError } from "../../src/errors.js";
 import { loadConfig } from "../../src/config/load.js";
 import { readManifest, type Manifest } from "../../src/publish/manifest.js";
 import type { FeedServer } from "../../src/serve/server.js";
-import { basic, fetchRaw, makeFixture, memoryLogger, SECRETS, serve, type Fixture } from "./helpers.js";
+import { askAndLog, basic, fetchRaw, makeFixture, memoryLogger, SECRETS, serve, type Fixture } from "./helpers.js";
 
 let fx: Fixture;
 let server: FeedServer;
@@ -92,6 +92,26 @@ describe("token in the path", () => {
     expect(served).toMatchObject({ level: "info", channel: "idealo-fr" });
     expect(served!["bytes"]).toBeGreaterThan(0);
     for (const key of ["time", "ms", "ua"]) expect(served).toHaveProperty(key);
+  });
+});
+
+describe("access log", () => {
+  it("counts the body bytes sent of every answer: status page, its script and reports, health, refusals, feeds", async () => {
+    const page = { Authorization: basic(SECRETS.STATUS_USER, SECRETS.STATUS_PASSWORD) };
+    const asked: [string, Record<string, string>][] = [
+      ["/", page],
+      ["/status.js", page],
+      ["/status/reports/google-fr.csv", page],
+      ["/healthz", {}],
+      ["/monitor", {}],
+      ["/", {}],
+      [`/feeds/${file("google-fr")}`, {}],
+    ];
+    for (const [path, headers] of asked) {
+      const { reply, line } = await askAndLog(server.url, log.lines, path, headers);
+      expect(reply.body.length, path).toBeGreaterThan(0);
+      expect(line["bytes"], path).toBe(reply.body.length);
+    }
   });
 });
 

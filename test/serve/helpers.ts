@@ -137,3 +137,19 @@ export function rawRequestLine(base: string, target: Buffer | string): Promise<n
 export function basic(user: string, password: string): string {
   return `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
 }
+
+/**
+ * `path` asked, and its access-log line: written when the response closes, which may come after
+ * the client read the last byte, so waited for (a new line with that message, not a time).
+ */
+export async function askAndLog(base: string, lines: () => Record<string, unknown>[], path: string, headers: Record<string, string> = {}, method = "GET"): Promise<{ reply: Reply; line: Record<string, unknown> }> {
+  const msg = `${method} ${path}`;
+  const seen = lines().filter((l) => l["msg"] === msg).length;
+  const reply = await fetchRaw(base, path, headers, method);
+  for (let looked = 0; looked < 1000; looked++) {
+    const found = lines().filter((l) => l["msg"] === msg);
+    if (found.length > seen) return { reply, line: found[found.length - 1]! };
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`${msg}: never logged`);
+}

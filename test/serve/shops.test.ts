@@ -21,7 +21,7 @@ import { writeTree } from "../config/tree.js";
 import { startReceiver, type HttpReceiver } from "../notify/receivers.js";
 import { launchChromium } from "./chromium.js";
 import { ndjson, publishAll, publishFile, type HandFeed } from "./hand-made.js";
-import { basic, fetchRaw, memoryLogger } from "./helpers.js";
+import { askAndLog, basic, fetchRaw, memoryLogger } from "./helpers.js";
 
 const ENV = {
   TEST_KEY_ID: "demo",
@@ -250,6 +250,27 @@ describe("many shops on one port", () => {
     expect(text).not.toContain(ENV.BETA_TOKEN);
   });
 
+  it("logs the body bytes sent of every answer: pages, reports, the overview, health, refusals (none for HEAD)", async () => {
+    const asked: [string, Record<string, string>][] = [
+      ["/", AUTH.operator],
+      ["/alpha/", AUTH.alpha],
+      ["/alpha/status.js", AUTH.alpha],
+      ["/alpha/status/reports/shop-open.csv", AUTH.alpha],
+      ["/healthz", {}],
+      ["/monitor", {}],
+      ["/alpha/healthz", {}],
+      ["/gamma/monitor", {}],
+      ["/beta/", AUTH.alpha],
+      ["/alpha/feeds/shop-open.ndjson", {}],
+    ];
+    for (const [path, headers] of asked) {
+      const { reply, line } = await askAndLog(server.url, log.lines, path, headers);
+      expect(reply.body.length, path).toBeGreaterThan(0);
+      expect(line["bytes"], path).toBe(reply.body.length);
+    }
+    expect((await askAndLog(server.url, log.lines, "/", AUTH.operator, "HEAD")).line["bytes"]).toBe(0);
+  });
+
   it("reads a shop's config again when a run of that shop writes a new manifest; a refusal then keeps the rules known", async () => {
     const betaFile = join(root, "config/shops/beta.json");
     const beta = JSON.parse(await readFile(betaFile, "utf8")) as { channels: unknown[] };
@@ -330,7 +351,12 @@ describe("a shop whose folder real generate runs wrote", () => {
     await writeFile(file, JSON.stringify({ ...main, shops: ["shops/real.json", "shops/alpha.json"] }));
     let real: FeedServer | undefined;
     try {
-      for (let i = 0; i < 2; i++) await runGenerate({ config: await loadConfig(runFile, { env }), logger: memoryLogger().logger });
+      // The first run's titles cut short, so that the second publishes another file: a card says what changed since a previous version only when there is one.
+      for (let i = 0; i < 2; i++) {
+        const config = await loadConfig(runFile, { env });
+        if (i === 0) for (const channel of config.channels) channel.mapping.title.maxLength = 20;
+        await runGenerate({ config, logger: memoryLogger().logger });
+      }
       real = (await startServe({ config: file, host: "127.0.0.1", port: 0 }, { env, logger: memoryLogger().logger })).server;
       const at = (path: string) => fetchRaw(real!.url, path, AUTH.operator);
       const page = (await at("/real/?lang=en")).body.toString();

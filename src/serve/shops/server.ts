@@ -26,7 +26,7 @@ import { listen, listenOrClose } from "../listen.js";
 import { loggablePath, parseTarget, type Target, TokenList } from "../paths.js";
 import { json, text } from "../routes.js";
 import type { FeedServer } from "../server.js";
-import { openSite, type ServeOptions, type Site } from "../site.js";
+import { openSite, reloaderOf, type ServeOptions, type Site } from "../site.js";
 import { renderOverview } from "./overview.js";
 import { firstLine, healthAll, monitorAll, type ShopView } from "./view.js";
 
@@ -100,18 +100,19 @@ export async function startShopsServer(options: ShopsOptions): Promise<FeedServe
   const reloadRefused = new Map<string, string>();
   const open = async (id: string, serve: ServeOptions): Promise<Site> => {
     await mkdir(serve.outputDir, { recursive: true });
-    const reload = serve.reloadChannels;
+    // Either form the caller gave; the wrapper below is a reloadConfig, which wins over reloadChannels.
+    const reload = reloaderOf(serve);
     return openSite(
       {
         ...serve,
         logger: tagged(serve.logger ?? logger, id),
         // Said on the overview until a later run's reload succeeds; the rules known before are kept meanwhile (live-feeds.ts).
         ...(reload && {
-          reloadChannels: async () => {
+          reloadConfig: async () => {
             try {
-              const channels = await reload();
+              const reloaded = await reload();
               reloadRefused.delete(id);
-              return channels;
+              return reloaded;
             } catch (error) {
               reloadRefused.set(id, firstLine((error as Error).message));
               throw error;
@@ -154,9 +155,9 @@ export async function startShopsServer(options: ShopsOptions): Promise<FeedServe
       // A new manifest of the shop (a run) is when its config is read again: not from within this site's own reload.
       const retry = options.retry
         ? {
-            reloadChannels: async () => {
+            reloadConfig: async () => {
               setImmediate(() => void promote(id));
-              return [];
+              return { channels: [] };
             },
           }
         : {};
