@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
 import { readJsonFile } from "../core/json-file.js";
+import { PharmafeedError } from "../errors.js";
 import { PolicyFile, type PolicyRow, type PolicyRule, ruleKey } from "./schema.js";
 
 /** The table shipped with pharmafeed (package.json `files` includes config/). */
@@ -52,7 +53,11 @@ export async function readPolicyFile(file: string, problems: PolicyProblem[], fr
   try {
     json = await readJsonFile(file);
   } catch (error) {
-    problems.push({ file, path: "(file)", message: error instanceof Error ? error.message : String(error) });
+    // readJsonFile's messages start with the file, and a key written twice has its JSON path.
+    const message = error instanceof Error ? error.message : String(error);
+    const at = error instanceof PharmafeedError && typeof error.context.path === "string" ? error.context.path : "(file)";
+    const own = message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
+    problems.push({ file, path: at, message: at === "(file)" ? own : own.slice(at.length + 2) });
     return [];
   }
   const parsed = PolicyFile.safeParse(json);
