@@ -2,11 +2,14 @@
  * What a run that cannot start still needs from a config that `loadConfig` refused: the output
  * directory (where `serve` looks for the run record) and the `notify` section (where the alert
  * goes). Read leniently, each part on its own: a typo in a channel path or a preset name leaves
- * both readable, so the failure is recorded and alerted; only a main file that is not JSON, or a
- * notify section that is itself broken, leaves the alert unsent (the exit code and the record say it).
+ * both readable, so the failure is recorded and alerted. A main file that is not JSON (a trailing
+ * comma, a comment: the commonest slip of a hand edit) is read as jsonc-parser recovers it, so its
+ * intact notify section still alerts; only a notify section that is itself broken leaves the
+ * alert unsent (the exit code, the record and the log say it).
  */
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { parse as parseLeniently, type ParseError } from "jsonc-parser";
 import { substituteEnv } from "../config/env.js";
 import { NotifySettings } from "../notify/settings.js";
 
@@ -35,7 +38,14 @@ export async function readFallback(configFile: string, outputOverride: string | 
   const file = resolve(configFile);
   let raw: unknown;
   try {
-    raw = JSON.parse((await readFile(file, "utf8")).replace(/^\uFEFF/, ""));
+    const text = (await readFile(file, "utf8")).replace(/^\uFEFF/, "");
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      // What the parser makes of the rest: loadConfig has refused the file with its line and column already.
+      const errors: ParseError[] = [];
+      raw = parseLeniently(text, errors, { allowTrailingComma: true, disallowComments: false });
+    }
   } catch {
     raw = undefined;
   }

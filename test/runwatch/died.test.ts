@@ -5,7 +5,7 @@
  * `serve` started before, the next run's summary, and a `run-failed` alert read back from a local
  * receiver. The built CLI runs them, as cron does.
  */
-import { rename } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/load.js";
@@ -126,6 +126,27 @@ describe("a run that cannot start is still seen", () => {
       expect(fixed.code, fixed.stderr).toBe(0);
       expect((await surfaces(server, "en")).health.status).toBe("ok");
       expect(hook.received.slice(before).map((r) => (r.body as Payload).event)).toEqual(["run-failed", "run-recovered"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a main file that is not JSON (a trailing comma): its intact notify section still alerts, and the record is written", async () => {
+    const { tree, env, server } = await setup();
+    try {
+      const text = await readFile(tree.configFile, "utf8");
+      // The commonest slip of a hand edit: a comma after the last key (a review found no alert and no word).
+      await writeFile(tree.configFile, text.replace(/\n}\s*$/, ",\n}\n"));
+      const before = hook.received.length;
+      const broken = await runCli(["generate", "--config", tree.configFile], { env });
+      expect(broken.code).toBe(3);
+      expect(broken.stderr).toMatch(/pharmafeed\.json: not valid JSON at line \d+, column \d+/);
+      const alerts = hook.received.slice(before).map((r) => r.body as Payload);
+      expect(alerts).toHaveLength(1);
+      expect(alerts[0]).toMatchObject({ event: "run-failed", errorCode: "CONFIG_INVALID", exitCode: 3 });
+      const { health } = await surfaces(server, "en");
+      expect(health).toMatchObject({ run: "failed", error: { code: "CONFIG_INVALID" } });
+      expect(health.error!.message).toContain("not valid JSON");
     } finally {
       await server.close();
     }
