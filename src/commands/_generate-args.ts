@@ -14,8 +14,8 @@ export interface GenerateArgs {
   "log-format": LogFormat;
   /** A config with shops: only these (names or globs). */
   shops?: string[];
-  /** A config with shops: the shops of shard i of n. */
-  shard?: string;
+  /** A config with shops: the shops of shard i of n (parsed as yargs reads the flag: config/shops.ts parseShard). */
+  shard?: { index: number; count: number };
   /** A config with shops: read the catalogue into the shared snapshot, map no shop. */
   "catalogue-only"?: boolean;
 }

@@ -9,11 +9,11 @@ import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { FAILURE_FILE, MANIFEST_FILE } from "../core/layout.js";
 import { ShopName } from "../config/schema.js";
-import { parseShard, selectShops } from "../config/shops.js";
+import { selectShops, shardOf } from "../config/shops.js";
 import { loadShops, type LoadedShops } from "../config/load.js";
 import type { LoadedConfig } from "../config/types.js";
 import { exitCodeFor, isPharmafeedError, PharmafeedError } from "../errors.js";
-import { type Logger, withFields } from "../log.js";
+import { type LogFields, type Logger, withFields } from "../log.js";
 import type { GenerateResult, ShopOutcome } from "../pipeline/run.js";
 import { formatSummary } from "../pipeline/summary.js";
 import { WOULD_PUBLISH } from "../publish/run-state.js";
@@ -37,6 +37,17 @@ function firstLine(error: unknown): string {
   return text.split("\n")[0]!;
 }
 
+/** A refused config's problems (file, JSON path, what is wrong): its message's lines after the first, which only counts them. */
+function configProblems(error: unknown): string[] {
+  if (!isPharmafeedError(error, "CONFIG_INVALID")) return [];
+  return error.message.split("\n").slice(1).map((l) => l.trim()).filter((l) => l !== "");
+}
+
+/** `configuration refused (N problems):` and the problems, one a line, as config/parse.ts' refused() says them. */
+function refusedText(problems: readonly string[]): string {
+  return `configuration refused (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n  ${problems.join("\n  ")}`;
+}
+
 /** The shops that need someone first, then the others; one line each. */
 export function shopsLines(verdicts: readonly ShopVerdict[]): string {
   const bad = verdicts.filter((v) => v.error !== undefined);
@@ -45,7 +56,7 @@ export function shopsLines(verdicts: readonly ShopVerdict[]): string {
     const code = isPharmafeedError(v.error) ? v.error.code : "UNEXPECTED";
     lines.push(`  ${v.name}: ${code} (exit ${exitCodeFor(v.error)}): ${firstLine(v.error)}`);
     // A refused config's first line only counts its problems: each one (file, JSON path, what is wrong) under it.
-    if (code === "CONFIG_INVALID") lines.push(...(v.error as Error).message.split("\n").slice(1).filter((l) => l.trim() !== "").map((l) => `    ${l.trim()}`));
+    lines.push(...configProblems(v.error).map((l) => `    ${l}`));
   }
   for (const v of verdicts.filter((v) => v.error === undefined)) lines.push(`  ${v.name}: ok`);
   return lines.join("\n");
@@ -58,7 +69,9 @@ export function shopsOutcome(verdicts: readonly ShopVerdict[]): PharmafeedError 
   const codes = new Set(bad.map((v) => exitCodeFor(v.error)));
   const names = bad.map((v) => `${v.name} (${isPharmafeedError(v.error) ? v.error.code : "UNEXPECTED"})`).join(", ");
   if (bad.length === verdicts.length && codes.size === 1 && isPharmafeedError(bad[0]!.error)) {
-    return new PharmafeedError(bad[0]!.error.code, `every shop: ${names}: ${firstLine(bad[0]!.error)}`);
+    // Refused configs: every shop's problems, where the first shop's first line ("(1 problem):") said none of them.
+    const problems = bad.flatMap((v) => configProblems(v.error));
+    return new PharmafeedError(bad[0]!.error.code, `every shop: ${names}: ${problems.length > 0 ? refusedText(problems) : firstLine(bad[0]!.error)}`);
   }
   return new PharmafeedError("RUN_DEGRADED", `${bad.length} of ${verdicts.length} shop${verdicts.length === 1 ? "" : "s"} need someone: ${names}`);
 }
@@ -111,7 +124,7 @@ async function shopFolders(root: string): Promise<string[]> {
 
 export async function generateShops(args: GenerateArgs, logger: Logger, fallback: Fallback): Promise<void> {
   const dryRun = args["dry-run"];
-  const shard = args.shard === undefined ? undefined : parseShard(args.shard);
+  const shard = args.shard;
   const catalogueOnly = args["catalogue-only"] === true;
   // --catalogue-only maps no shop: every shop is loaded (the main file's source is theirs), none selected.
   const select = catalogueOnly ? {} : { ...(args.shops ? { names: args.shops } : {}), ...(shard ? { shard } : {}) };
@@ -124,7 +137,7 @@ export async function generateShops(args: GenerateArgs, logger: Logger, fallback
   }
   if (loaded.shops.length === 0 && loaded.refused.length === 0) {
     // A shard that holds no shop (fewer shops than shards, or a --shops glob on another shard): nothing to do is no failure.
-    process.stdout.write(`Shops: 0 of ${loaded.names.length} on ${shard ? `shard ${shard.index}/${shard.count}` : "this selection"}; nothing to do\n`);
+    process.stdout.write(`${nothingToDo(loaded, args.shops, shard)}\n`);
     return;
   }
   const { shops, root } = withOutput(loaded, args.output);
@@ -150,7 +163,11 @@ export async function generateShops(args: GenerateArgs, logger: Logger, fallback
   }
   const { runShops } = await import("../pipeline/run.js");
   const main = shops[0];
-  if (!main) throw shopsOutcome([...verdicts.values()]) ?? new PharmafeedError("CONFIG_INVALID", `${loaded.file}: no shop loads, so the catalogue's settings cannot be read`);
+  if (!main) {
+    if (catalogueOnly) throw noShopLoads(loaded);
+    // Every selected shop refused by its own file: summed up as any run is, its problems said, not left in run-failure.json alone.
+    return summarise(loaded.names.flatMap((n) => verdicts.get(n) ?? []), logger, false);
+  }
   let outcomes: ShopOutcome[];
   try {
     outcomes = await withInterrupts((signal) =>
@@ -182,9 +199,16 @@ export async function generateShops(args: GenerateArgs, logger: Logger, fallback
     if (outcome === undefined && watch?.lastRunBad) await alertRecovered({ shop: config.shop.name, notify: config.notify, logger });
     await endRun({ logger: withFields(logger, { shop: name }), config, dryRun, ...(result ? { result } : {}), ...(outcome === undefined ? {} : { outcome }) });
   }
-  const ordered = loaded.names.flatMap((n) => verdicts.get(n) ?? []);
+  summarise(loaded.names.flatMap((n) => verdicts.get(n) ?? []), logger, catalogueOnly);
+}
+
+/**
+ * The run's end: the shops' summary (plain: the lines of shopsLines and each shop's table; JSON: one
+ * `shops summary` event, a refused shop's problems in it), then the run's error, if any.
+ */
+function summarise(ordered: readonly ShopVerdict[], logger: Logger, catalogueOnly: boolean): void {
   if (logger.format === "json") {
-    logger.info("shops summary", { shops: ordered.map((v) => ({ shop: v.name, status: v.error === undefined ? "ok" : isPharmafeedError(v.error) ? v.error.code : "UNEXPECTED", exitCode: v.error === undefined ? 0 : exitCodeFor(v.error) })) });
+    logger.info("shops summary", { shops: ordered.map(summaryEntry) });
   } else {
     const blocks = ordered.filter((v) => v.result).map((v) => `== ${v.name} (${v.title}) ==\n${formatSummary(v.result!.manifest)}\n${publishedList(v.result!)}`);
     process.stdout.write(catalogueOnly ? "Catalogue read into the shared snapshot; no shop mapped (the shards map them: generate --shard i/n --source snapshot)\n" : `${shopsLines(ordered)}\n\n${blocks.join("\n")}`);
@@ -194,4 +218,34 @@ export async function generateShops(args: GenerateArgs, logger: Logger, fallback
     failure.context["reported"] = true;
     throw failure;
   }
+}
+
+/** One shop in the `shops summary` event; a refused config's problems with it, as the plain summary has them under its line (a JSON log has no other word of them). */
+function summaryEntry(v: ShopVerdict): LogFields {
+  const status = v.error === undefined ? "ok" : isPharmafeedError(v.error) ? v.error.code : "UNEXPECTED";
+  const problems = configProblems(v.error);
+  return { shop: v.name, status, exitCode: v.error === undefined ? 0 : exitCodeFor(v.error), ...(problems.length > 0 ? { problems } : {}) };
+}
+
+/** --catalogue-only with every shop refused: no shop's settings say how to read the catalogue; their problems, so that the fix is in sight. */
+function noShopLoads(loaded: LoadedShops): PharmafeedError {
+  const problems = loaded.refused.flatMap((r) => r.problems);
+  return new PharmafeedError("CONFIG_INVALID", `${loaded.file}: no shop loads, so the catalogue's settings cannot be read: ${refusedText(problems)}`, { context: { file: loaded.file } });
+}
+
+/**
+ * The line of a shard that holds none of the run's shops. With --shops, out of those selected, and
+ * where each of them is: `--shops alpha --shard 1/3` with alpha on 2/3 is a likely slip, said.
+ */
+function nothingToDo(loaded: LoadedShops, names: readonly string[] | undefined, shard: GenerateArgs["shard"]): string {
+  const where = shard ? `shard ${shard.index}/${shard.count}` : "this selection";
+  if (names === undefined || shard === undefined) return `Shops: 0 of ${loaded.names.length} on ${where}; nothing to do`;
+  const selected = [...selectShops(loaded.file, loaded.names, { names })];
+  const elsewhere = new Map<number, string[]>();
+  for (const name of selected) {
+    const i = shardOf(name, shard.count);
+    elsewhere.set(i, [...(elsewhere.get(i) ?? []), name]);
+  }
+  const said = [...elsewhere].sort(([a], [b]) => a - b).map(([i, shops]) => `on shard ${i}/${shard.count}: ${shops.join(", ")}`);
+  return `Shops: 0 of ${selected.length} selected on ${where}; nothing to do (${said.join("; ")})`;
 }

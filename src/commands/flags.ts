@@ -10,6 +10,7 @@
 import { availableParallelism } from "node:os";
 import type { Options } from "yargs";
 import { MAX_TIMER_MS } from "../core/duration.js";
+import { isShopPattern } from "../config/shops.js";
 
 /** Thrown inside a coerce function; yargs hands the message to cli.ts's fail handler (USAGE). */
 function refuse(flag: string, value: unknown, expected: string): never {
@@ -68,9 +69,31 @@ export function MS(min: number): IntegerFlag {
   return { min, max: MAX_TIMER_MS, what: "milliseconds" };
 }
 
+/**
+ * `--shop`'s value: one shop's name. Blank (an unset `$SHOP`) reached picomatch, which threw; a
+ * pattern was matched as one, so `rollback --shop 'a*'` rolled back and pinned whichever shop it
+ * matched: a one-shop command is told its shop exactly.
+ */
+export function shopName(value: unknown): string {
+  const text = typeof value === "string" ? value : "";
+  if (text.trim() === "") refuse("shop", value, "a shop's name");
+  if (isShopPattern(text)) refuse("shop", value, "one shop's exact name, not a pattern (only generate --shops takes patterns)");
+  return text;
+}
+
+/** `--shops`' values: a shop's name or a glob each; none, or a blank one (an unset `$SHOPS`), would run every shop or none. */
+export function shopPatterns(values: unknown): string[] {
+  const list = Array.isArray(values) ? (values as unknown[]) : [values];
+  const expected = "shop names or globs (e.g. --shops 'pharmacie-*')";
+  if (list.length === 0) refuse("shops", "", expected);
+  for (const value of list) if (typeof value !== "string" || value.trim() === "") refuse("shops", value, `${expected}, none of them blank`);
+  return list as string[];
+}
+
 /** `--shop`: which shop of a config with `shops` a one-shop command works on (docs/shops.md). */
 export const SHOP_OPTION = {
   type: "string",
   requiresArg: true,
-  describe: "a config with shops: the shop to work on (docs/shops.md)",
+  describe: "a config with shops: the shop to work on, by its name (docs/shops.md)",
+  coerce: (value: unknown) => (value === undefined ? undefined : shopName(value)),
 } as const satisfies Options;

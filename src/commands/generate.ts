@@ -10,7 +10,8 @@ import { PharmafeedError } from "../errors.js";
 import { createLogger, type LogFormat } from "../log.js";
 import type { GenerateResult } from "../pipeline/run.js";
 import { formatSummary } from "../pipeline/summary.js";
-import { integerOption, workersFlag } from "./flags.js";
+import { integerOption, shopPatterns, workersFlag } from "./flags.js";
+import { parseShard } from "../config/shops.js";
 import { WOULD_PUBLISH } from "../publish/run-state.js";
 import { endRun, runOutcome } from "./_run-end.js";
 import { type GenerateArgs, runFlags } from "./_generate-args.js";
@@ -51,8 +52,13 @@ export function generateOptions<T>(yargs: Argv<T>) {
     .option("source", { choices: ["full", "delta", "snapshot"] as const, describe: "full: the whole catalogue; delta: changes since the snapshot; snapshot: no catalogue request (default: the config's source.sync.default)" })
     .option("reuse", { type: "boolean", default: true, describe: "a refresh copies the rows of products that cannot have changed from the last run's files (--no-reuse: map every product)" })
     .option("log-format", { choices: ["plain", "json"] as const, default: "plain" as LogFormat, describe: "log lines on stderr" })
-    .option("shops", { type: "string", array: true, describe: "a config with shops: only these shops (names or globs, repeatable; docs/shops.md)" })
-    .option("shard", { type: "string", requiresArg: true, describe: "a config with shops: the shops of shard i of n, e.g. 2/4 (a shop stays on its shard; docs/shops.md)" })
+    .option("shops", { type: "string", array: true, coerce: shopPatterns, describe: "a config with shops: only these shops (names or globs, repeatable; docs/shops.md)" })
+    .option("shard", {
+      type: "string",
+      requiresArg: true,
+      coerce: (value: string) => parseShard(value),
+      describe: "a config with shops: the shops of shard i of n, e.g. 2/4 (a shop stays on its shard; docs/shops.md)",
+    })
     .option("catalogue-only", { type: "boolean", describe: "a config with shops: read the catalogue into the shared snapshot and map no shop (the shards then run --source snapshot)" });
 }
 

@@ -143,13 +143,23 @@ function withoutFile(entry: Record<string, unknown>): Record<string, unknown> {
   return over;
 }
 
-/** `--shard i/n` as numbers: 1 <= i <= n. */
+/**
+ * `--shard i/n` as numbers: 1 <= i <= n. Digits past 2^53 - 1 would be rounded (9007199254740993
+ * is read as 9007199254740992, so an i > n passed and the summary named another shard): refused.
+ */
 export function parseShard(text: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
-  if (!(count >= 1 && index >= 1 && index <= count)) throw new PharmafeedError("USAGE", `--shard ${text}: expected i/n with 1 <= i <= n (e.g. 1/4)`);
+  const exact = Number.isSafeInteger(index) && Number.isSafeInteger(count);
+  if (!(exact && count >= 1 && index >= 1 && index <= count)) throw new PharmafeedError("USAGE", `--shard ${text}: expected i/n with 1 <= i <= n <= ${Number.MAX_SAFE_INTEGER} (e.g. 1/4)`);
   return { index, count };
+}
+
+/** A `--shop` value that picomatch would read as a pattern (`a*`, `{a,b}`, `!a`): no shop's name. */
+export function isShopPattern(value: string): boolean {
+  const scan = picomatch.scan(value);
+  return scan.isGlob || scan.negated;
 }
 
 /**

@@ -426,13 +426,126 @@ describe("shop flags on a config without shops", () => {
 });
 
 describe("--shard said wrong on a config of shops", () => {
-  it.each(["0/2", "3/2", "x", "1/0", "-1/2", "1/2/3"])("--shard %s: a usage error (exit 2) naming the flag and the value; nothing is written", async (value) => {
+  // Past 2^53 - 1 a number is rounded: 9007199254740993 was read as ...992, so this i > n passed.
+  it.each(["0/2", "3/2", "x", "1/0", "-1/2", "1/2/3", "9007199254740993/9007199254740992", "1/9999999999999999999"])(
+    "--shard %s: a usage error (exit 2) naming the flag and the value; nothing is written",
+    async (value) => {
+      const f = await fresh();
+      const run = await cli(f, "generate", "--shard", value);
+      expect(run.code, run.stdout + run.stderr).toBe(2);
+      expect(run.stderr).toBe(`pharmafeed: --shard ${value}: expected i/n with 1 <= i <= n <= 9007199254740991 (e.g. 1/4) (see --help)\n`);
+      expect(run.stdout).toBe("");
+      expect(existsSync(f.out)).toBe(false);
+    },
+  );
+});
+
+describe("--shops naming shops of other shards", () => {
+  it("a shard with none of them has nothing to do (exit 0) and says where each selected shop is; nothing is written", async () => {
     const f = await fresh();
-    const run = await cli(f, "generate", "--shard", value);
-    expect(run.code, run.stdout + run.stderr).toBe(2);
-    expect(run.stderr).toBe(`pharmafeed: --shard ${value}: expected i/n with 1 <= i <= n (e.g. 1/4) (see --help)\n`);
-    expect(run.stdout).toBe("");
+    const count = 3;
+    const selected = ["pharmacie-nord", "pharmacie-sud"] as const;
+    const on = new Map(selected.map((s) => [s, shardOf(s, count)]));
+    const idle = [1, 2, 3].find((i) => ![...on.values()].includes(i))!;
+    const where = [...new Set(on.values())].sort().map((i) => `on shard ${i}/${count}: ${selected.filter((s) => on.get(s) === i).join(", ")}`);
+
+    const one = await cli(f, "generate", "--shops", "pharmacie-nord", "--shard", `${idle}/${count}`);
+    expect(one.code, one.stdout + one.stderr).toBe(0);
+    expect(one.stdout).toBe(`Shops: 0 of 1 selected on shard ${idle}/${count}; nothing to do (on shard ${on.get("pharmacie-nord")}/${count}: pharmacie-nord)\n`);
+    const glob = await cli(f, "generate", "--shops", "pharmacie-*", "--shard", `${idle}/${count}`);
+    expect(glob.code, glob.stdout + glob.stderr).toBe(0);
+    expect(glob.stdout).toBe(`Shops: 0 of 2 selected on shard ${idle}/${count}; nothing to do (${where.join("; ")})\n`);
     expect(existsSync(f.out)).toBe(false);
+  });
+});
+
+describe("every selected shop's own file refused", () => {
+  /** pharmacie-sud's file with a typo, as in SHOP_MISTAKES, for any shop. */
+  async function typo(f: Fixture, shop: ShopKey): Promise<string> {
+    const { offers, ...rest } = shopJson(shop);
+    await put(f, `config/shops/${shop}.json`, { ...rest, offres: offers });
+    return `${f.shopFile(shop)}: (root): unknown key "offres" (a typo?)`;
+  }
+
+  it("--shops names the one refused: exit 3, the summary and stderr say its file, JSON path and problem; its run record is written", async () => {
+    const f = await afterGoodRun();
+    const line = await typo(f, SUD);
+    const run = await cli(f, "generate", "--shops", SUD);
+    expect(run.code, run.stdout + run.stderr).toBe(3);
+    expect(run.stdout).toBe(`Shops: 1, 0 ok, 1 needs someone\n  ${SUD}: CONFIG_INVALID (exit 3): configuration refused (1 problem):\n    ${line}\n\n`);
+    expect(run.stderr).toBe(`pharmafeed: CONFIG_INVALID: every shop: ${SUD} (CONFIG_INVALID): configuration refused (1 problem):\n  ${line}\n`);
+    await couldNotStart(f, SUD, line);
+  });
+
+  it("every shop's file: each one's problem on stderr (exit 3); with --log-format json one shops summary event with them", async () => {
+    const f = await afterGoodRun();
+    const lines: string[] = [];
+    for (const shop of SHOPS) lines.push(await typo(f, shop));
+    const run = await cli(f, "generate");
+    expect(run.code, run.stdout + run.stderr).toBe(3);
+    const names = SHOPS.map((s) => `${s} (CONFIG_INVALID)`).join(", ");
+    expect(run.stderr).toBe(`pharmafeed: CONFIG_INVALID: every shop: ${names}: configuration refused (3 problems):\n${lines.map((l) => `  ${l}\n`).join("")}`);
+    expect(run.stdout).toMatch(/^Shops: 3, 0 ok, 3 need someone\n/);
+
+    const json = await cli(f, "generate", "--log-format", "json");
+    expect(json.code, json.stdout + json.stderr).toBe(3);
+    expect(json.stdout).toBe("");
+    const events = json.stderr.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events.filter((e) => e["msg"] === "shops summary")).toEqual([
+      expect.objectContaining({ shops: SHOPS.map((shop, i) => ({ shop, status: "CONFIG_INVALID", exitCode: 3, problems: [lines[i]] })) }),
+    ]);
+  });
+
+  it("--channel naming no shop's channel: each shop's problem on stderr (exit 3)", async () => {
+    const f = await afterGoodRun();
+    const run = await cli(f, "generate", "--channel", "idealo-fr");
+    expect(run.code, run.stdout + run.stderr).toBe(3);
+    const lines = SHOPS.map((s) => `${f.shopFile(s)}: channels: no channel named "idealo-fr" (--channel); known: csv-fr`);
+    expect(run.stderr).toBe(`pharmafeed: CONFIG_INVALID: every shop: ${SHOPS.map((s) => `${s} (CONFIG_INVALID)`).join(", ")}: configuration refused (3 problems):\n${lines.map((l) => `  ${l}\n`).join("")}`);
+  });
+});
+
+describe("--shops and --shop said blank (an unset variable in a cron line)", () => {
+  it.each([
+    { what: "generate --shops ''", args: ["generate", "--shops", ""], said: "--shops: expected shop names or globs (e.g. --shops 'pharmacie-*'), none of them blank, got nothing" },
+    { what: "generate --shops pharmacie-nord ' '", args: ["generate", "--shops", "pharmacie-nord", " "], said: `--shops: expected shop names or globs (e.g. --shops 'pharmacie-*'), none of them blank, got " "` },
+    // Unquoted, an unset $SHOPS leaves the flag without a value: that ran every shop.
+    { what: "generate --shops", args: ["generate", "--shops"], said: "--shops: expected shop names or globs (e.g. --shops 'pharmacie-*'), got nothing" },
+    { what: "validate --shop ''", args: ["validate", "--shop", ""], said: "--shop: expected a shop's name, got nothing" },
+    { what: "explain --shop ' '", args: ["explain", "--shop", " ", "x"], said: `--shop: expected a shop's name, got " "` },
+    { what: "rollback --shop ''", args: ["rollback", "--channel", "csv-fr", "--shop", ""], said: "--shop: expected a shop's name, got nothing" },
+  ])("$what: a usage error (exit 2); nothing is written", async ({ args, said }) => {
+    const f = await afterGoodRun();
+    const out = await everything(f.out);
+    const run = await cli(f, ...args);
+    expect(run.code, run.stdout + run.stderr).toBe(2);
+    expect(run.stderr).toBe(`pharmafeed: ${said} (see --help)\n`);
+    expect(run.stdout).toBe("");
+    expect(await everything(f.out)).toEqual(out);
+  });
+});
+
+describe("--shop takes one shop's name, not a pattern", () => {
+  // A pattern matching one shop worked on it: rollback --shop 'a*' rolled back and pinned a shop nobody named.
+  it.each([
+    ["rollback", "--channel", "csv-fr"],
+    ["explain", "x"],
+    ["preview", "--channel", "csv-fr"],
+    ["push", "--dry-run"],
+    ["diff"],
+    ["validate"],
+    ["policy"],
+    ["merchant", "sync"],
+  ])("%s --shop 'pharmacie-n*': a usage error (exit 2); nothing is written", async (...args) => {
+    const f = await afterGoodRun();
+    const out = await everything(f.out);
+    for (const pattern of ["pharmacie-n*", "pharmacie-[n]ord", "!apotheek-oost"]) {
+      const run = await cli(f, ...args, "--shop", pattern);
+      expect(run.code, run.stdout + run.stderr).toBe(2);
+      expect(run.stderr).toBe(`pharmafeed: --shop: expected one shop's exact name, not a pattern (only generate --shops takes patterns), got "${pattern}" (see --help)\n`);
+      expect(run.stdout).toBe("");
+    }
+    expect(await everything(f.out)).toEqual(out);
   });
 });
 
