@@ -59,13 +59,15 @@ export const rollbackCommand: CommandModule<object, RollbackArgs> = {
         return;
       }
       const now = new Date();
-      const command = ["pharmafeed", "rollback", "--channel", channel.name, ...(args.to === undefined ? [] : ["--to", args.to])].join(" ");
+      // A config of shops needs --shop in every command it prints (or a copied one is refused).
+      const shop = config.shopId === undefined ? [] : ["--shop", config.shopId];
+      const command = ["pharmafeed", "rollback", ...shop, "--channel", channel.name, ...(args.to === undefined ? [] : ["--to", args.to])].join(" ");
       const done = await history.rollBack({ outputDir, channel: channel.name, gzip: channel.gzip, ...(args.to === undefined ? {} : { to: args.to }), command, now });
       readFrom(done.from);
       const v = done.version;
       process.stdout.write(
         `put back: ${channel.name}: the version published at ${v.publishedAt} (${v.items} items, sha256 ${v.sha256.slice(0, 12)}) replaces the one published at ${done.replaced.publishedAt} (${done.replaced.items} items)\n` +
-          `pinned: runs build ${channel.name} but do not publish it until: pharmafeed rollback --release --channel ${channel.name}\n`,
+          `pinned: runs build ${channel.name} but do not publish it until: ${["pharmafeed", "rollback", ...shop, "--release", "--channel", channel.name].join(" ")}\n`,
       );
       if (channel.destinations.length === 0) return;
       // As a run's destinations hook: the file put back goes where the published one went.

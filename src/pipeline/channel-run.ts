@@ -112,7 +112,9 @@ export interface LiveComparison {
 /** Why a pinned channel's file is not published: who pinned it, since when, what this run's file would change. */
 function pinnedReason(pinned: NonNullable<LiveFile["pinned"]>, channel: string, compared: LiveComparison | undefined): string {
   const change = compared ? `; this run's file would change it by ${compared.summary}` : "";
-  return `pinned since ${pinned.at} by \`${pinned.command}\`${change} (to publish again: pharmafeed rollback --release --channel ${channel})`;
+  // The shop the rollback named (a config of shops refuses the command without it).
+  const shop = /(?:^| )--shop (\S+)/.exec(pinned.command)?.[1];
+  return `pinned since ${pinned.at} by \`${pinned.command}\`${change} (to publish again: pharmafeed rollback${shop === undefined ? "" : ` --shop ${shop}`} --release --channel ${channel})`;
 }
 
 export class ChannelRun {

@@ -549,6 +549,28 @@ describe("--shop takes one shop's name, not a pattern", () => {
   });
 });
 
+describe("rollback in a config of shops", () => {
+  it("prints and records its commands with --shop, and they work as printed", async () => {
+    const f = await afterGoodRun();
+    // A second version of pharmacie-nord's feed (other prices), so that there is one to put back.
+    await put(f, "config/shops/pharmacie-nord.csv", offersCsv("pharmacie-nord", 3));
+    const second = await cli(f, "generate", "--shops", "pharmacie-nord");
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    const back = await cli(f, "rollback", "--shop", "pharmacie-nord", "--channel", "csv-fr");
+    expect(back.code, back.stderr).toBe(0);
+    const hint = /do not publish it until: (pharmafeed rollback .*)\n/.exec(back.stdout)?.[1];
+    expect(hint).toBe("pharmafeed rollback --shop pharmacie-nord --release --channel csv-fr");
+    // A run says the pin with the same --shop (the review found both hints without it: refused as printed).
+    const held = await cli(f, "generate", "--shops", "pharmacie-nord");
+    expect(held.stdout).toContain("by `pharmafeed rollback --shop pharmacie-nord --channel csv-fr`");
+    expect(held.stdout).toContain("(to publish again: pharmafeed rollback --shop pharmacie-nord --release --channel csv-fr)");
+    const [, ...args] = hint!.split(" ");
+    const released = await cli(f, ...args);
+    expect(released.code, released.stderr).toBe(0);
+    expect(released.stdout).toMatch(/^released: csv-fr \(pinned since /);
+  });
+});
+
 describe("a config without shops", () => {
   it("is one shop as before: its files at the top of its output, the same feed as the same shop among many, validate's one-shop lines", async () => {
     const f = await fresh(oneShopTree());
