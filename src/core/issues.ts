@@ -6,11 +6,15 @@ import type { z } from "zod";
 
 type Issue = z.core.$ZodIssue;
 
-/** `channels[2].images.minPixels` */
+/** A key written as `.key`: one a reader cannot take for two (`EAN.13`), a list index (`12`) or nothing. */
+const PLAIN_KEY = /^[A-Za-z_$][\w$-]*$/;
+
+/** `channels[2].images.minPixels`; a key that is not a plain name in brackets: `offers.columns["EAN.13"]`, `googleCategoryMap["12"]`. */
 export function jsonPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const key of path) {
     if (typeof key === "number") out += `[${key}]`;
+    else if (!PLAIN_KEY.test(String(key))) out += `[${JSON.stringify(String(key))}]`;
     else out += out === "" ? String(key) : `.${String(key)}`;
   }
   return out === "" ? "(root)" : out;
@@ -27,6 +31,8 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 
 function describe(value: unknown): string {
   if (value === undefined) return "nothing";
+  // JSON.parse reads 1e400 as Infinity, which JSON.stringify would call null.
+  if (typeof value === "number" && !Number.isFinite(value)) return `a number too large to hold (${value > 0 ? "" : "-"}1.8e308 or more)`;
   const text = JSON.stringify(value);
   return text === undefined ? String(value) : text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
@@ -61,22 +67,49 @@ const KINDS: Record<string, string> = {
   date: "a date",
 };
 
-export function formatIssue(issue: Issue, input: unknown): string {
-  const path = jsonPath(issue.path);
+/** What one alternative of a union wanted, in words (undefined when zod's words are all it gives). */
+function wantedBy(alternative: readonly Issue[]): string | undefined {
+  const first = alternative[0];
+  if (first === undefined || first.path.length > 0) return undefined;
+  if (first.code === "invalid_type") return first.expected === "tuple" ? "a list ([...])" : (KINDS[first.expected] ?? first.expected);
+  if (first.code === "invalid_value") return first.values.map((v) => JSON.stringify(v)).join(" or ");
+  return undefined;
+}
+
+/** What is wrong at the issue's path: what was expected and what was found (formatIssue puts the path before it). */
+export function issueMessage(issue: Issue, input: unknown): string {
+  // zod says "Invalid input" for a value no alternative takes: say what the alternatives take.
+  if (issue.code === "invalid_union") {
+    const wanted = [...new Set(issue.errors.map(wantedBy))];
+    if (wanted.length > 0 && wanted.every((w) => w !== undefined)) {
+      const value = valueAt(input, issue.path);
+      return `${wanted.join(" or ")} is needed, got ${isSecretPath(issue.path) ? describeSecret(value) : describe(value)}`;
+    }
+  }
+  // A record's key: the key is what is wrong, not its value.
+  if (issue.code === "invalid_key") {
+    const key = issue.path.at(-1);
+    const why = issue.issues.map((i) => i.message.replace(/^Invalid (input|string): /, "")).join("; ");
+    return `the key ${JSON.stringify(String(key))} is refused: ${why}`;
+  }
   if (issue.code === "unrecognized_keys") {
-    return `${path}: unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")} (a typo?)`;
+    return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")} (a typo?)`;
   }
   // zod says "expected string, received undefined": in words, a value that is missing or of the wrong kind.
   if (issue.code === "invalid_type") {
     const value = valueAt(input, issue.path);
     const wanted = KINDS[issue.expected] ?? issue.expected;
-    if (value === undefined) return `${path}: missing, ${wanted} is needed`;
-    return `${path}: ${wanted} is needed, got ${isSecretPath(issue.path) ? describeSecret(value) : describe(value)}`;
+    if (value === undefined) return `missing, ${wanted} is needed`;
+    return `${wanted} is needed, got ${isSecretPath(issue.path) ? describeSecret(value) : describe(value)}`;
   }
   // zod's own wording already says what was expected; we add what was found.
   const message = issue.message.replace(/^Invalid input: /, "");
   const value = valueAt(input, issue.path);
-  return `${path}: ${message}, got ${isSecretPath(issue.path) ? describeSecret(value) : describe(value)}`;
+  return `${message}, got ${isSecretPath(issue.path) ? describeSecret(value) : describe(value)}`;
+}
+
+export function formatIssue(issue: Issue, input: unknown): string {
+  return `${jsonPath(issue.path)}: ${issueMessage(issue, input)}`;
 }
 
 export function formatIssues(file: string, issues: readonly Issue[], input: unknown): string {

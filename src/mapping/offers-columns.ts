@@ -8,6 +8,7 @@
  * field and the line of config that would read it.
  */
 import { closest, distance } from "fastest-levenshtein";
+import { jsonPath } from "../core/issues.js";
 import { OFFER_FIELDS, type OfferField } from "./offers.js";
 
 export interface OfferColumns {
@@ -115,7 +116,7 @@ export function offerColumnsProblems(settings: OfferColumns): { path: string; me
   const problems: { path: string; message: string }[] = [];
   const first = new Map<string, { header: string; role: OfferField | typeof IGNORED }>();
   const entries: { header: string; role: OfferField | typeof IGNORED; path: string }[] = [
-    ...Object.entries(settings.columns).map(([header, role]) => ({ header, role, path: `offers.columns.${header}` })),
+    ...Object.entries(settings.columns).map(([header, role]) => ({ header, role, path: jsonPath(["offers", "columns", header]) })),
     ...settings.ignoreColumns.map((header, i) => ({ header, role: IGNORED, path: `offers.ignoreColumns[${i}]` })),
   ];
   for (const { header, role, path } of entries) {

@@ -185,7 +185,7 @@ export const DescriptionSettings = z
 export const CategorySettings = z
   .object({
     /** Public category id -> Google taxonomy id; the nearest mapped ancestor of the product's category wins. */
-    googleCategoryMap: z.record(z.string().regex(/^\d+$/), z.union([z.string().min(1), z.number().int()])).default({}),
+    googleCategoryMap: z.record(z.string().regex(/^\d+$/, "a category id of the catalogue (digits)"), z.union([z.string().min(1), z.number().int()])).default({}),
     /** Taxonomy id when no ancestor is mapped (e.g. 491, Health & Beauty > Health Care); none by default. */
     defaultGoogleCategory: z.union([z.string().min(1), z.number().int()]).optional(),
     /** Joins the category path into product_type. */

@@ -7,7 +7,7 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { z } from "zod";
+import { issueMessage, jsonPath } from "../core/issues.js";
 import { readJsonFile } from "../core/json-file.js";
 import { PharmafeedError } from "../errors.js";
 import { PolicyFile, type PolicyRow, type PolicyRule, ruleKey } from "./schema.js";
@@ -21,9 +21,6 @@ export interface PolicyProblem {
   message: string;
 }
 
-function pathOf(issue: z.core.$ZodIssue): string {
-  return issue.path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`)).join("") || "(file)";
-}
 
 /** Where each rule read from a file was written (its file and JSON path), for problems found once the table is whole (lint.ts). */
 const WHERE = new WeakMap<PolicyRule, { file: string; path: string }>();
@@ -62,7 +59,8 @@ export async function readPolicyFile(file: string, problems: PolicyProblem[], fr
   }
   const parsed = PolicyFile.safeParse(json);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push({ file, path: pathOf(issue), message: issue.message });
+    // Worded as every config file's problems are (core/issues.ts): what was expected, what was found.
+    for (const issue of parsed.error.issues) problems.push({ file, path: issue.path.length === 0 ? "(file)" : jsonPath(issue.path), message: issueMessage(issue, json) });
     return [];
   }
   return rowsToRules(parsed.data.rows, from, file, "rows", problems);

@@ -49,7 +49,7 @@ describe("offers.columns and offers.ignoreColumns", () => {
 
   it("refuse two spellings of one header read differently, and an ignoreColumns that is not a list", async () => {
     const error = await refusal(withOffers({ columns: { Prix: "price", "PRIX ": "sale_price" }, ignoreColumns: ["prix"] }), roots);
-    expect(error.message).toContain(`pharmafeed.json: offers.columns.PRIX : "PRIX " is read as sale_price but "Prix" is read as price: headers match trimmed and in any case, so a file's "prix" would be both`);
+    expect(error.message).toContain(`pharmafeed.json: offers.columns["PRIX "]: "PRIX " is read as sale_price but "Prix" is read as price: headers match trimmed and in any case, so a file's "prix" would be both`);
     expect(error.message).toContain(`pharmafeed.json: offers.ignoreColumns[0]: "prix" is ignored but "Prix" is read as price`);
     const typed = await refusal(withOffers({ ignoreColumns: "Désignation" }), roots);
     expect(typed.message).toContain('offers.ignoreColumns: a list ([...]) is needed, got "Désignation"');

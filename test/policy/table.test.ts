@@ -128,7 +128,7 @@ describe("policy files", () => {
     expect(problems.map((x) => [x.path, x.message])).toEqual([
       ["rows[1].class", expect.stringMatching(/prescription-medicine/)],
       ["rows[1].verdict", expect.stringMatching(/deny, allow or "allow-if-certified: <certification>"/)],
-      ["rows[1].verified", "a date that exists"],
+      ["rows[1].verified", 'a date that exists, got "2026-02-30"'],
     ]);
   });
 
