@@ -6,7 +6,7 @@
  * directory); a file generate would refuse fails validate with the same error.
  */
 import type { CommandModule } from "yargs";
-import { loadShops } from "../config/load.js";
+import { isCredentialPath, loadShops } from "../config/load.js";
 import type { LoadedConfig } from "../config/types.js";
 import { SHOP_OPTION } from "./flags.js";
 import { isPharmafeedError, PharmafeedError } from "../errors.js";
@@ -45,7 +45,9 @@ export const validateCommand: CommandModule<object, ValidateArgs> = {
     // Every shop of a config with shops (one error lists every problem of every file); --shop: that one.
     const loaded = await loadShops(args.config, { checkCredentials: args.credentials, notify: false, strict: true, ...(args.shop === undefined ? {} : { select: { names: [args.shop] } }) }).catch((error: unknown) => {
       // Secrets missing where validate runs (a laptop, CI): say how to check the rest without them.
-      if (args.credentials && isPharmafeedError(error, "CONFIG_INVALID") && /environment variable \S+ is not set/.test(error.message)) {
+      // Only when one of them is a secret --no-credentials lets be: a link template's ${SHOP_BASE} is not (a review found the hint refused too).
+      const unsetSecret = error instanceof Error && [...error.message.matchAll(/: ([^\s:]+): environment variable \S+ is not set/g)].some((m) => isCredentialPath(m[1]!));
+      if (args.credentials && isPharmafeedError(error, "CONFIG_INVALID") && unsetSecret) {
         throw new PharmafeedError("CONFIG_INVALID", `${error.message}\n  to check everything but the secrets here: pharmafeed validate --config ${args.config} --no-credentials`, { cause: error, context: error.context });
       }
       throw error;

@@ -64,6 +64,14 @@ const CHANNEL_MERCHANT_SECRETS = ["merchant.credentials"];
 const MAIN_SERVE_SECRETS = ["serve.status.user", "serve.status.password"];
 const DESTINATION_SECRET_PATH = new RegExp(`^destinations\\[\\d+\\]\\.(${SECRET_FIELDS.join("|")})$`);
 
+/** The paths `validate --no-credentials` lets be unset: the catalogue's, the snapshot bucket's and the destinations' secrets. */
+const NO_CREDENTIALS_PATHS: readonly (string | RegExp)[] = ["source.baseUrl", "source.keyId", "source.keySecret", "source.contact", SNAPSHOT_SECRET_PATH, DESTINATION_SECRET_PATH];
+
+/** Whether `--no-credentials` would let an unset variable at `path` be. */
+export function isCredentialPath(path: string): boolean {
+  return NO_CREDENTIALS_PATHS.some((p) => (typeof p === "string" ? p === path : p.test(path)));
+}
+
 async function loadChannel(entry: ChannelEntry, env: Env, problems: Problems, tolerate: readonly (string | RegExp)[], destinations: DestinationConfig[], shop: string | undefined): Promise<LoadedChannel | undefined> {
   const { file } = entry;
   const { raw, data } = await parseFile(file, ChannelFile, env, problems, [...tolerate, ...CHANNEL_MERCHANT_SECRETS], [], entry.over);
@@ -198,7 +206,7 @@ async function policyOf(file: string, config: MainConfig, scope: LoadScope): Pro
 async function parseMain(file: string, scope: LoadScope): Promise<{ raw: Record<string, unknown>; data?: MainConfig; skipped?: string[] }> {
   const { options } = scope;
   // The shared snapshot's bucket is generate's alone: every other command goes without its secrets.
-  const credentialPaths = [...(options.checkCredentials === false ? ["source.baseUrl", "source.keyId", "source.keySecret", "source.contact", SNAPSHOT_SECRET_PATH] : []), ...scope.destinationSecrets];
+  const credentialPaths = [...(options.checkCredentials === false ? NO_CREDENTIALS_PATHS.filter((p) => p !== DESTINATION_SECRET_PATH) : []), ...scope.destinationSecrets];
   const serveSecrets = options.serve === true ? [] : MAIN_SERVE_SECRETS;
   return parseFile(file, MainConfig, scope.env, scope.problems, [...credentialPaths, ...serveSecrets], options.notify === false ? ["notify"] : []);
 }
@@ -213,9 +221,18 @@ async function resolveShop(file: string, main: { raw: Record<string, unknown>; d
   const channelTolerate = [...(options.serve === true ? [] : CHANNEL_SERVE_SECRETS), ...scope.destinationSecrets];
   // `{shop}` in the folder of a destination the shop inherits is its name (config/shop-destinations.ts).
   const destinations = forShop(spec.destinations ?? [], spec.id, spec.destinations === main.data?.destinations ? file : (spec.file ?? file), problems);
+  // One file listed twice would say it clashes with itself (its name, its files): said once, where it is listed.
+  const listed = new Map<string, number>();
+  const entries = spec.channels.filter((entry, i) => {
+    const first = listed.get(entry.file);
+    if (first === undefined) return listed.set(entry.file, i) !== undefined;
+    const at = entry.namedAt ?? { file: spec.file ?? file, path: `channels[${i}]` };
+    problems.add(at.file, at.path, `${entry.file} is listed twice (also channels[${first}]): list each channel file once`);
+    return false;
+  });
   const channels = (
     await Promise.all(
-      spec.channels.map(async (entry) => {
+      entries.map(async (entry) => {
         // A shop's channel file that is not there: said where the shop names it (its file, `channels[i]`).
         if (entry.namedAt && !(await exists(entry.file))) {
           problems.add(entry.namedAt.file, entry.namedAt.path, `no such file ${entry.file}`);

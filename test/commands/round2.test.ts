@@ -47,6 +47,14 @@ describe("commands do what the docs promise", () => {
     expect(without.code, without.stderr).toBe(0);
   });
 
+  it("validate does not offer --no-credentials for a variable that is no secret (a link's ${SHOP_BASE}): that would be refused too", async () => {
+    const shopBase = await writeConfig({ channels: [{ name: "idealo-fr", preset: "idealo", locale: "fr", link: { template: "${SHOP_BASE}/p/{{id}}" } }] });
+    const result = await runCli(["validate", "--config", shopBase.configFile], { env: sandboxEnv(sandbox) });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("link.template: environment variable SHOP_BASE is not set");
+    expect(result.stderr).not.toContain("--no-credentials");
+  });
+
   it("explain needs no notify variable (it gets as far as the missing index)", async () => {
     const result = await runCli(["explain", "--config", tree.configFile, "123"], { env: {} });
     expect(result.stderr).not.toContain("environment variable");

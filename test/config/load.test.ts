@@ -39,6 +39,16 @@ describe("loadConfig", () => {
     expect(meta!.mapping.fallbackLocales).toEqual(["fr", "en"]);
   });
 
+  it("says a channel file listed twice once, where it is listed (a review found it said to clash with itself six times)", async () => {
+    const main = { ...VALID_MAIN, channels: [...VALID_MAIN.channels, "channels/google-fr.json", "./channels/google-fr.json"] };
+    const error = await refusal({ ...VALID_TREE, "config/pharmafeed.json": main });
+    const lines = error.message.split("\n").slice(1).map((l) => l.trim().replace(/^\S*\/config\//, ""));
+    expect(lines).toEqual([
+      expect.stringMatching(/^pharmafeed\.json: channels\[2\]: \S+\/channels\/google-fr\.json is listed twice \(also channels\[0\]\): list each channel file once$/),
+      expect.stringMatching(/^pharmafeed\.json: channels\[3\]: \S+\/channels\/google-fr\.json is listed twice \(also channels\[0\]\): list each channel file once$/),
+    ]);
+  });
+
   it("lets CATALOGUE_API_BASE_URL override the configured source", async () => {
     const root = await writeTree(VALID_TREE);
     const config = await loadConfig(join(root, "config/pharmafeed.json"), { env: { ...TEST_ENV, CATALOGUE_API_BASE_URL: "http://127.0.0.1:8040" } });
