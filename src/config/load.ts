@@ -274,7 +274,13 @@ async function resolveShop(file: string, main: { raw: Record<string, unknown>; d
   checkQuery(file, main, scope);
 
   const config = main.data;
-  if (!config) return undefined;
+  if (!config) {
+    // The main file refused by its schema still has its policy files read, when its policy section
+    // parses: validate lists every problem of every file at once (a review found them hidden).
+    const section = MainConfig.shape.policy.safeParse(main.raw["policy"]);
+    if (section.success) await policyOf(file, { policy: section.data } as MainConfig, scope);
+    return undefined;
+  }
 
   const offersOf = spec.offers;
   const offersFile = offersOf ? resolve(offersOf.base, offersOf.config.file) : undefined;

@@ -160,6 +160,14 @@ describe("one key twice, a file missing, a name nobody asks for", () => {
     expect(lines[0]).toMatch(new RegExp(`^${escape(join(configDir, "lawyer.json"))}: rows\\[3\\]\\.verdict: deny, allow or "allow-if-certified: <certification>"`));
   });
 
+  it("a main file refused by its schema still has its policy files read: every problem at once (a review found them hidden)", async () => {
+    const { lines, configDir } = await refusal({ main: { output: { dir: 5 }, policy: { files: ["lawyer.json"] } }, files: { "lawyer.json": { policy: 1, rows: [row({ verdict: "maybe" })] } } });
+    expect(lines).toEqual([
+      `${join(configDir, "pharmafeed.json")}: output.dir: a text is needed, got 5`,
+      `${join(configDir, "lawyer.json")}: rows[0].verdict: deny, allow or "allow-if-certified: <certification>" (lower case, digits and -), got "maybe"`,
+    ]);
+  });
+
   it("a policy.files file with one key twice is refused", async () => {
     const { lines, configDir } = await refusal({ main: { policy: { files: ["lawyer.json"] } }, files: { "lawyer.json": { policy: 1, rows: [row(), row({ verdict: "allow" })] } } });
     expect(lines).toEqual([`${join(configDir, "lawyer.json")}: rows[1]: "generic FR food-supplement" is also rows[0]: keep one row per channel, country and class`]);
