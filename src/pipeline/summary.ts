@@ -49,7 +49,9 @@ export function formatSummary(manifest: Manifest): string {
       (seconds > 0 ? ` (${Math.round(s.received / seconds).toLocaleString("en")} products/s)` : ""),
   );
   if (manifest.sync) lines.push(`catalogue: ${describeSync(manifest.sync)}`);
-  lines.push(...destinationLines(manifest.channels));
+  // A dry run pushes nothing: the records its entries carry are the last real run's (push --dry-run says what would go).
+  const dry = manifest.channels.some((c) => typeof c.published === "string" && c.published.startsWith(DRY_RUN));
+  if (!dry) lines.push(...destinationLines(manifest.channels));
   // Said once, by the run that did it (publish/held-feeds.ts).
   for (const r of manifest.retired ?? []) lines.push(`retired: ${r.channel}: ${r.reason}`);
   lines.push(runLine(manifest));

@@ -144,6 +144,12 @@ describe("destinations after generate, and push", () => {
     expect(google.destinations).toEqual([expect.objectContaining({ ok: true, uploaded: 0, unchanged: 2, uploadedBytes: 0 })]);
     expect(manifest.problems?.map((p) => p.channel)).toEqual(["idealo-fr"]);
 
+    // generate --dry-run pushes nothing, and its summary shows no upload: the last run's records are not this run's (a review found them printed).
+    const dryRun = await runCli(["generate", "--config", tree.configFile, "--dry-run"], { env: env(SECRET) });
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stdout).toContain("dry run, nothing published");
+    expect(dryRun.stdout).not.toMatch(/^upload: /m);
+
     const dry = await runCli(["push", "--config", tree.configFile, "--dry-run"], { env: env(SECRET) });
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain("would upload: idealo-fr: idealo-ftp: 1 file");
