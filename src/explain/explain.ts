@@ -175,9 +175,8 @@ async function productAnswer(input: ExplainInput, row: IndexRow, checked: Checke
   };
 }
 
-async function fromCatalogue(input: ExplainInput): Promise<CatalogueAnswer | undefined> {
-  if (!input.fetchProduct) return undefined;
-  const product = await input.fetchProduct(input.query);
+/** What the catalogue says of a product the last run did not receive (`product`: its one-request lookup of the query). */
+function fromCatalogue(input: ExplainInput, product: Product | undefined): CatalogueAnswer {
   if (!product) return { found: false, why: ["not in the catalogue"] };
   const verdict = judgeSourceFilter(input.sourceFilter, product);
   const status = product.status ?? "active";
@@ -220,8 +219,14 @@ export async function explain(input: ExplainInput): Promise<ExplainAnswer> {
   const national = nationalCodeRows(input.index, query);
   if (national.length > 0) return found("code", national.length, national);
   if (looksLikeIdentifier(query)) {
-    const catalogue = await fromCatalogue(input);
-    return { ...base, matchedBy: catalogue ? "catalogue" : "none", total: 0, products: [], ...(catalogue ? { catalogue } : {}) };
+    if (!input.fetchProduct) return { ...base, matchedBy: "none", total: 0, products: [] };
+    const product = await input.fetchProduct(input.query);
+    // The catalogue finds codes the index does not key (a GTIN whose check digit is wrong is no
+    // GTIN to the mapping): a product the last run received is explained from the index, not
+    // said "added after the last run" (a review found it so).
+    const received = product ? input.index.byId(product.id) : undefined;
+    if (received) return found("code", 1, [received]);
+    return { ...base, matchedBy: "catalogue", total: 0, products: [], catalogue: fromCatalogue(input, product) };
   }
   const locale = input.channel === undefined ? undefined : input.index.meta.channels.find((c) => c.name === input.channel)?.locale;
   const { total, rows } = input.index.byWords(query, locale === undefined ? undefined : nameColumn(locale), input.limit ?? 20);

@@ -12,6 +12,7 @@ import { ExplainIndex, explainFile } from "../../src/explain/store.js";
 import { unpackOutcome } from "../../src/explain/entry.js";
 import type { ExplainAnswer } from "../../src/explain/explain.js";
 import { ensureBuilt, killAll, runCli, sandboxEnv } from "../e2e/cli.js";
+import { parseGtin } from "../../src/mapping/gtin.js";
 import { channelsForEveryPreset, removeTemporaries, writeConfig, type E2eConfig } from "../e2e/config.js";
 import { itemId, parseFeed, readManifestJson, readReport, type ManifestJson } from "../e2e/feeds.js";
 
@@ -155,6 +156,17 @@ describe("pharmafeed explain", () => {
     expect(unknown.catalogue).toEqual({ found: false, why: ["not in the catalogue"] });
     const text = await runCli(["explain", "--config", config.configFile, "M0FFFFFFF9"], { env: sandboxEnv(sandbox) });
     expect(text.stdout).toContain("not in the catalogue");
+  });
+
+  it("explains from the index a product the last run received that the catalogue finds by a code the index does not key (a wrong check digit)", async () => {
+    const received = new Set(all.filter((p) => p["status"] === "active").map((p) => p["id"] as string));
+    const wrong = all.find((p) => received.has(p["id"] as string) && typeof p["eanGtin13"] === "string" && /^\d{13}$/.test(p["eanGtin13"]) && !parseGtin(p["eanGtin13"], 13).ok);
+    expect(wrong, "a product of the catalogue with a wrong check digit").toBeDefined();
+    // A review found it said "not received by the last run ... added or changed after the last run".
+    const answer = await explainJson(wrong!["eanGtin13"] as string);
+    expect(answer.matchedBy).toBe("code");
+    expect(answer.products.map((p) => p.id)).toEqual([wrong!["id"]]);
+    expect(answer.catalogue).toBeUndefined();
   });
 
   it("finds a code of a product in no feed through the catalogue, in its 13- and 14-digit forms", async () => {
