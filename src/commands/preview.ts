@@ -38,6 +38,7 @@ export const previewCommand: CommandModule<object, PreviewArgs> = {
       ...(args.id ? { ids: args.id } : {}),
       format: args.format,
       width: process.stdout.columns ?? 120,
+      leftOut: (text) => process.stderr.write(text),
     });
     process.stdout.write(text);
   },

@@ -17,7 +17,7 @@ import { ChannelMapper } from "../pipeline/channel-mapper.js";
 import { feedMeta } from "../pipeline/feed-meta.js";
 import { loadContext } from "../pipeline/load-context.js";
 import { loadOffers } from "../pipeline/offers-file.js";
-import { type PreviewLine, renderTable } from "./table.js";
+import { leftOutText, type PreviewLine, renderTable } from "./table.js";
 
 export interface PreviewOptions {
   config: LoadedConfig;
@@ -28,6 +28,11 @@ export interface PreviewOptions {
   format: "table" | "raw";
   /** Width of the table (the terminal's). */
   width?: number;
+  /**
+   * Raw format with ids: the products left out, with their reasons in words, as the table lists
+   * them (the command writes them to stderr: stdout stays the feed). A review found them gone.
+   */
+  leftOut?: (text: string) => void;
   now?: Date;
 }
 
@@ -73,6 +78,8 @@ export async function renderPreview(options: PreviewOptions): Promise<string> {
     }
     for (const id of ids) if (!seen.has(id)) lines.push({ id, reasons: [{ code: "NOT_FOUND", detail: "not in the catalogue" }] });
     if (options.format === "raw") {
+      const left = lines.filter((l) => "reasons" in l);
+      if (left.length > 0) options.leftOut?.(leftOutText(left));
       const { writer } = mapper;
       return writer.header() + rows.join(writer.separator) + writer.footer(rows.length);
     }

@@ -27,10 +27,14 @@ export function renderTable(lines: readonly PreviewLine[], width: number): strin
   const out: string[] = [];
   if (items.length > 0) out.push(line(COLUMNS), line(widths.map((w) => "-".repeat(w))), ...cells.map(line));
   else out.push("no item");
-  const left = lines.filter((l): l is Extract<PreviewLine, { reasons: unknown }> => "reasons" in l);
-  if (left.length > 0) {
-    out.push("", "Left out:");
-    for (const l of left) out.push(`  ${l.id}`, ...l.reasons.map((r) => `    ${r.code}: ${r.detail}`));
-  }
+  const left = lines.filter((l) => "reasons" in l);
+  if (left.length > 0) out.push("", leftOutText(left).trimEnd());
+  return `${out.join("\n")}\n`;
+}
+
+/** "Left out:" and each product left out with its reasons in words (the table's end; stderr in raw format). */
+export function leftOutText(lines: readonly PreviewLine[]): string {
+  const out = ["Left out:"];
+  for (const l of lines) if ("reasons" in l) out.push(`  ${l.id}`, ...l.reasons.map((r) => `    ${r.code}: ${r.detail}`));
   return `${out.join("\n")}\n`;
 }

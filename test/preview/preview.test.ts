@@ -61,4 +61,13 @@ describe("pharmafeed preview", () => {
     expect(parseFeed(result.stdout, "csv")).toHaveLength(2);
     expect(existsSync(files.outputDir)).toBe(false);
   });
+
+  it("--format raw --id: the feed on stdout, and the products left out with their reasons on stderr (a review found them gone)", async () => {
+    ensureBuilt();
+    const inactive = all.find((p) => p["status"] === "inactive")!["id"] as string;
+    const result = await runCli(["preview", "--config", files.configFile, "--channel", "google-fr", "--format", "raw", "--id", inactive], { env: sandboxEnv(sandbox) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(parseFeed(result.stdout, "xml")).toHaveLength(0);
+    expect(result.stderr.startsWith(`Left out:\n  ${inactive}\n    STATUS_INACTIVE: status inactive: the channel publishes active products only\n`), result.stderr).toBe(true);
+  });
 });
