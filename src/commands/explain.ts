@@ -7,9 +7,7 @@ import type { Argv, CommandModule } from "yargs";
 import { loadConfig } from "../config/load.js";
 import { PharmafeedError } from "../errors.js";
 import { integerOption, SHOP_OPTION } from "./flags.js";
-
-/** The longest query explain takes, as the status page's search (src/serve/status/handler.ts). */
-export const MAX_QUERY_CHARS = 200;
+import { MAX_QUERY_CHARS, queryLength } from "../explain/query.js";
 
 export interface ExplainArgs {
   query: string[];
@@ -38,8 +36,9 @@ export const explainCommand: CommandModule<object, ExplainArgs> = {
     const query = args.query.join(" ");
     // As the status page's search: a name is never longer, and a query of thousands of words
     // took 26 s at 100k products (each word is a scan of the names).
-    if (query.length > MAX_QUERY_CHARS) {
-      throw new PharmafeedError("USAGE", `the query is ${query.length} characters long; explain takes at most ${MAX_QUERY_CHARS} (an id, a code or a few words of a name)`);
+    // As the status page's search (serve/status/search.ts), counted alike.
+    if (queryLength(query) > MAX_QUERY_CHARS) {
+      throw new PharmafeedError("USAGE", `the query is ${queryLength(query)} characters long; explain takes at most ${MAX_QUERY_CHARS} (an id, a code or a few words of a name)`);
     }
     const config = await loadConfig(args.config, { ...(args.shop === undefined ? {} : { shop: args.shop }), checkCredentials: false, notify: false });
     if (args.channel !== undefined && !config.channelNames.includes(args.channel)) {

@@ -190,6 +190,11 @@ describe("pharmafeed explain", () => {
     expect(result.stdout).toBe("");
     const longest = await runCli(["explain", "--config", config.configFile, "--json", "x".repeat(200)], { env: sandboxEnv(sandbox) });
     expect(longest.code, longest.stderr).toBe(0);
+    // Characters as a person counts them, as the status page does: 101 emoji are 101, not 202.
+    expect((await runCli(["explain", "--config", config.configFile, "--json", "💊".repeat(101)], { env: sandboxEnv(sandbox) })).code).toBe(0);
+    const emoji = await runCli(["explain", "--config", config.configFile, "💊".repeat(201)], { env: sandboxEnv(sandbox) });
+    expect(emoji.code).toBe(2);
+    expect(emoji.stderr).toContain("the query is 201 characters long");
   });
 
   it("answers 'not in the catalogue' (exit 0) for codes of 8, 12, 13 and 14 digits absent from every feed", async () => {

@@ -94,6 +94,16 @@ describe("the status page", () => {
     expect(html).toContain('data-refresh="off"');
   });
 
+  it("takes a query of 200 characters as explain does, counted alike, and says so of a longer one instead of cutting it (a review found them apart)", async () => {
+    const emoji = "💊".repeat(101);
+    // 101 characters (202 UTF-16 units): searched, as explain takes it.
+    expect(await page(`/?q=${encodeURIComponent(emoji)}`)).toContain("No product of the last run matches");
+    const long = "x".repeat(201);
+    const html = await page(`/?q=${encodeURIComponent(long)}`);
+    expect(html).toContain("The search takes at most 200 characters (an id, a code or a few words of a name); this one has 201.");
+    expect(html).not.toContain("No product of the last run matches");
+  });
+
   it("serves its one script under CSP script-src 'self'", async () => {
     const r = await fetchRaw(server.url, "/", AUTH);
     expect(r.headers["content-security-policy"]).toContain("script-src 'self'");

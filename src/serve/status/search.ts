@@ -1,6 +1,7 @@
 /** The status page's search box, answered from the explain index (no catalogue request: serve has no credentials). */
 import type { ChannelMapping } from "../../mapping/settings.js";
 import { explain, type ChannelAnswer, type ExplainAnswer } from "../../explain/explain.js";
+import { MAX_QUERY_CHARS, queryLength } from "../../explain/query.js";
 import { ExplainIndex, explainFile } from "../../explain/store.js";
 import { escapeHtml as e } from "../../core/html.js";
 import { count, plural } from "../../core/numbers.js";
@@ -79,6 +80,8 @@ export async function searchIndex(
   lang: Language,
   online: OnlineSince = new Map(),
 ): Promise<string | undefined> {
+  const n = queryLength(query);
+  if (n > MAX_QUERY_CHARS) return `<p>${e(fill(WORDS[lang].queryTooLong, { max: String(MAX_QUERY_CHARS), n: String(n) }))}</p>`;
   let index: ExplainIndex | undefined;
   try {
     index = ExplainIndex.open(explainFile(outputReal));
