@@ -91,7 +91,7 @@ function marketplaceProblems(file: string, inEffect: ReadonlyMap<LoadedChannel, 
     }
   }
   for (const [name, channel] of sold) {
-    if (known.has(name) || [...(inEffect.get(channel) ?? [])].some((r) => r.channel === name)) continue;
+    if (known.has(name) || (inEffect.get(channel) ?? []).some((r) => r.channel === name)) continue;
     problems.push({
       file: channel.configFile,
       path: "policy.channel",

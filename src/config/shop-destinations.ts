@@ -6,7 +6,7 @@
  * shop's feeds go: `{shop}` in its folder (`dir`, an S3 `prefix`) is the shop's name. One it does
  * not, shared by two shops or more, is refused when the config loads.
  */
-import { readFile } from "node:fs/promises";
+import { readJsonFile } from "../core/json-file.js";
 import type { DestinationConfig } from "../destinations/settings.js";
 import { isPlainObject, type Problems } from "./parse.js";
 import type { ShopEntry } from "./shops.js";
@@ -39,13 +39,9 @@ export function forShop(destinations: readonly DestinationConfig[], shop: string
 
 /** The destinations a channel file writes itself, as written (undefined: it has none, or cannot be read; its own load says why). */
 async function ownDestinations(file: string): Promise<Record<string, unknown>[] | undefined> {
-  try {
-    const json = JSON.parse((await readFile(file, "utf8")).replace(/^\uFEFF/, "")) as unknown;
-    const list = isPlainObject(json) ? json["destinations"] : undefined;
-    return Array.isArray(list) ? list.filter(isPlainObject) : undefined;
-  } catch {
-    return undefined;
-  }
+  const json = await readJsonFile(file).catch(() => undefined);
+  const list = isPlainObject(json) ? json["destinations"] : undefined;
+  return Array.isArray(list) ? list.filter(isPlainObject) : undefined;
 }
 
 /**
