@@ -140,6 +140,11 @@ export async function generateShops(args: GenerateArgs, logger: Logger, fallback
     process.stdout.write(`${nothingToDo(loaded, args.shops, shard)}\n`);
     return;
   }
+  // Shops --shops names that this shard does not map: said, not skipped without a word (a likely slip).
+  if (args.shops && shard) {
+    const { elsewhere } = onOtherShards(loaded, args.shops, shard);
+    if (elsewhere !== "") logger.warn(`selected shops mapped by other shards, not by this one: ${elsewhere}`, {});
+  }
   const { shops, root } = withOutput(loaded, args.output);
   const verdicts = new Map<string, ShopVerdict>();
   // A shop refused by its own file: recorded where serve and the next run look, alerted, the others go on
@@ -240,12 +245,18 @@ function noShopLoads(loaded: LoadedShops): PharmafeedError {
 function nothingToDo(loaded: LoadedShops, names: readonly string[] | undefined, shard: GenerateArgs["shard"]): string {
   const where = shard ? `shard ${shard.index}/${shard.count}` : "this selection";
   if (names === undefined || shard === undefined) return `Shops: 0 of ${loaded.names.length} on ${where}; nothing to do`;
+  const { selected, elsewhere } = onOtherShards(loaded, names, shard);
+  return `Shops: 0 of ${selected} selected on ${where}; nothing to do (${elsewhere})`;
+}
+
+/** The shops `--shops` selects that another shard maps, by shard ("on shard 2/3: alpha; on shard 3/3: beta"). */
+function onOtherShards(loaded: LoadedShops, names: readonly string[], shard: NonNullable<GenerateArgs["shard"]>): { selected: number; elsewhere: string } {
   const selected = [...selectShops(loaded.file, loaded.names, { names })];
-  const elsewhere = new Map<number, string[]>();
+  const byShard = new Map<number, string[]>();
   for (const name of selected) {
     const i = shardOf(name, shard.count);
-    elsewhere.set(i, [...(elsewhere.get(i) ?? []), name]);
+    if (i !== shard.index) byShard.set(i, [...(byShard.get(i) ?? []), name]);
   }
-  const said = [...elsewhere].sort(([a], [b]) => a - b).map(([i, shops]) => `on shard ${i}/${shard.count}: ${shops.join(", ")}`);
-  return `Shops: 0 of ${selected.length} selected on ${where}; nothing to do (${said.join("; ")})`;
+  const elsewhere = [...byShard].sort(([a], [b]) => a - b).map(([i, shops]) => `on shard ${i}/${shard.count}: ${shops.join(", ")}`);
+  return { selected: selected.length, elsewhere: elsewhere.join("; ") };
 }

@@ -457,6 +457,18 @@ describe("--shops naming shops of other shards", () => {
     expect(glob.stdout).toBe(`Shops: 0 of 2 selected on shard ${idle}/${count}; nothing to do (${where.join("; ")})\n`);
     expect(existsSync(f.out)).toBe(false);
   });
+
+  it("a shard with some of them maps those and says which others another shard maps", async () => {
+    const f = await fresh();
+    const count = 3;
+    const [mine, other] = [shardOf("pharmacie-nord", count), shardOf("pharmacie-sud", count)];
+    expect(mine, "the two shops on two shards of 3").not.toBe(other);
+    const run = await cli(f, "generate", "--shops", "pharmacie-nord", "pharmacie-sud", "--shard", `${mine}/${count}`);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^Shops: 1, 1 ok/);
+    expect(run.stderr).toContain(`selected shops mapped by other shards, not by this one: on shard ${other}/${count}: pharmacie-sud`);
+    expect((await readdir(f.out)).filter((n) => n.startsWith("pharmacie"))).toEqual(["pharmacie-nord"]);
+  });
 });
 
 describe("every selected shop's own file refused", () => {
