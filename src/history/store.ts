@@ -105,13 +105,16 @@ export async function looksWhole(target: string, size: number | undefined): Prom
 
 /**
  * Keeps the item sheet a run wrote for version `sha256` (sheet.ts), its header first, unless
- * one is kept already.
+ * one is kept already and looks whole (as a kept feed: a damaged sheet left diff and the price
+ * gate without the version's items run after run).
  */
 export async function keepSheet(outputDir: string, sha256: string, written: { file: string; items: number }): Promise<"kept" | "already"> {
   const target = sheetPath(outputDir, sha256);
-  if ((await stat(target).catch(() => undefined))?.isFile()) return "already";
+  const header = `${sheetHeader(sha256, written.items)}\n`;
+  const size = (await stat(written.file).catch(() => undefined))?.size;
+  if (await looksWhole(target, size === undefined ? undefined : Buffer.byteLength(header) + size)) return "already";
   const lines = async function* () {
-    yield `${sheetHeader(sha256, written.items)}\n`;
+    yield header;
     yield* createReadStream(written.file);
   };
   await writeKept(outputDir, target, lines(), () => undefined);

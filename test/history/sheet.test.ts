@@ -75,6 +75,11 @@ describe("a kept item sheet", () => {
     await writeFile(temp, `${line}\n${JSON.stringify(["P2", [], "Two", 500, "EUR", "out_of_stock", 4, 5, 0, "feed-P2"])}\n`);
     expect(await keepSheet(dir, SHA, { file: temp, items: 2 })).toBe("kept");
     expect(await keepSheet(dir, SHA, { file: temp, items: 2 })).toBe("already");
+    // A kept sheet cut short is kept again, as a kept feed is (it was trusted on its name).
+    const whole = await readFile(sheetPath(dir, SHA));
+    await writeFile(sheetPath(dir, SHA), whole.subarray(0, whole.length - 5));
+    expect(await keepSheet(dir, SHA, { file: temp, items: 2 })).toBe("kept");
+    expect(await readFile(sheetPath(dir, SHA))).toEqual(whole);
     const items: SheetItem[] = [];
     expect(await readSheet(dir, SHA, (i) => items.push(i))).toEqual({ ok: true, items: 2 });
     expect(items.map((i) => [i.id, i.catalogueId, i.codes, i.cents, i.availability])).toEqual([
