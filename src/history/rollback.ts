@@ -22,7 +22,7 @@ import { PharmafeedError } from "../errors.js";
 import { JournalWriter } from "../publish/journal.js";
 import { type ChannelEntry, type LiveFile, type Manifest, readHistory, readPreviousManifest, recordInHistory } from "../publish/manifest.js";
 import { keptPath } from "./store.js";
-import { badReference, type PublishedVersion, resolveVersion, versionsOf } from "./versions.js";
+import { type PublishedVersion, resolveVersion, versionsOf } from "./versions.js";
 
 export interface RollbackInput {
   outputDir: string;
@@ -91,10 +91,6 @@ function withLive(manifest: Manifest, channel: string, live: LiveFile): Manifest
 
 export async function rollBack(input: RollbackInput): Promise<RollbackDone> {
   const { outputDir, channel, now } = input;
-  if (input.to !== undefined) {
-    const bad = badReference(input.to);
-    if (bad !== undefined) throw new PharmafeedError("USAGE", `${channel}: --to: ${bad}`, { context: { channel } });
-  }
   const { manifest, entry, from } = await liveEntry(outputDir, channel);
   const live = entry.live;
   if (live.pinned && input.to === undefined) {

@@ -11,6 +11,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parse as parseLeniently, type ParseError } from "jsonc-parser";
 import { substituteEnv } from "../config/env.js";
+import { stripBom } from "../core/json-file.js";
 import { NotifySettings } from "../notify/settings.js";
 
 export interface Fallback {
@@ -38,7 +39,7 @@ export async function readFallback(configFile: string, outputOverride: string | 
   const file = resolve(configFile);
   let raw: unknown;
   try {
-    const text = (await readFile(file, "utf8")).replace(/^\uFEFF/, "");
+    const text = stripBom(await readFile(file, "utf8"));
     try {
       raw = JSON.parse(text);
     } catch {

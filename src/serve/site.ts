@@ -48,8 +48,6 @@ export interface ServeOptions {
    * was known is kept. Without it the channels and login given are kept.
    */
   reloadConfig?: () => Promise<Reloaded>;
-  /** The channels alone read again (the login given is kept); reloadConfig wins when both are given. */
-  reloadChannels?: () => Promise<ServeOptions["channels"]>;
   /** Where the stale-feeds alert goes (the config's `notify`); checked every notify.staleCheckMinutes (default 10). */
   notify?: NotifySettings;
   /** DNS for verifying marketplace fetchers (bot-verify.ts); the system's by default, a stub in tests. */
@@ -61,12 +59,6 @@ export interface Reloaded {
   channels: ServeOptions["channels"];
   /** The status page's credentials now (none: only the operator of many shops sees the page). */
   status?: { user: string; password: string } | undefined;
-}
-
-/** How a site reads its config again after a run, whichever of the two the caller gave (none: never). */
-export function reloaderOf(options: ServeOptions): (() => Promise<Reloaded>) | undefined {
-  const { reloadConfig, reloadChannels, status } = options;
-  return reloadConfig ?? (reloadChannels && (async () => ({ channels: await reloadChannels(), status })));
 }
 
 /** What a site of many shares with the others (shops.ts). */
@@ -101,7 +93,7 @@ export async function openSite(options: ServeOptions, mount: SiteMount = {}): Pr
   }
   const statusChannels = (channels: ServeOptions["channels"]) => channels.map((c) => ({ name: c.name, preset: c.preset, access: c.access.mode }));
   const mappingsOf = (channels: ServeOptions["channels"]) => new Map(channels.flatMap((c) => (c.mapping ? [[c.name, c.mapping] as const] : [])));
-  const reloadConfig = reloaderOf(options);
+  const reloadConfig = options.reloadConfig;
   // Every log line goes through this: no channel token is ever written in clear.
   const tokens = mount.tokens ?? new TokenList();
   tokens.add(options.channels);

@@ -56,8 +56,10 @@ beforeAll(async () => {
   expect((await generate()).code).toBe(0);
   const config = await loadConfig(c.configFile, { env: sandboxEnv(sandbox) });
   server = await serve(config, {
-    reloadChannels: async () =>
-      (await loadConfig(c.configFile, { env: sandboxEnv(sandbox), serve: true, checkCredentials: false })).channels.map((ch) => ({ name: ch.name, preset: ch.preset.name, access: ch.access })),
+    reloadConfig: async () => {
+      const reloaded = await loadConfig(c.configFile, { env: sandboxEnv(sandbox), serve: true, checkCredentials: false });
+      return { channels: reloaded.channels.map((ch) => ({ name: ch.name, preset: ch.preset.name, access: ch.access })), status: reloaded.serve.status };
+    },
   });
 });
 afterAll(async () => {

@@ -46,7 +46,10 @@ beforeAll(async () => {
   log = memoryLogger();
   server = await serve(fx.config, {
     logger: log.logger,
-    reloadChannels: async () => (await loadConfig(fx.tree.configFile, { env: fx.env, serve: true, checkCredentials: false })).channels.map((c) => ({ name: c.name, preset: c.preset.name, access: c.access })),
+    reloadConfig: async () => {
+      const config = await loadConfig(fx.tree.configFile, { env: fx.env, serve: true, checkCredentials: false });
+      return { channels: config.channels.map((c) => ({ name: c.name, preset: c.preset.name, access: c.access })), status: config.serve.status };
+    },
   });
 });
 afterAll(async () => {

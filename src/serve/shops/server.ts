@@ -26,7 +26,7 @@ import { listen, listenOrClose } from "../listen.js";
 import { loggablePath, parseTarget, type Target, TokenList } from "../paths.js";
 import { json, text } from "../routes.js";
 import type { FeedServer } from "../server.js";
-import { openSite, reloaderOf, type ServeOptions, type Site } from "../site.js";
+import { openSite, type ServeOptions, type Site } from "../site.js";
 import { renderOverview } from "./overview.js";
 import { firstLine, healthAll, monitorAll, type ShopView } from "./view.js";
 
@@ -100,8 +100,7 @@ export async function startShopsServer(options: ShopsOptions): Promise<FeedServe
   const reloadRefused = new Map<string, string>();
   const open = async (id: string, serve: ServeOptions): Promise<Site> => {
     await mkdir(serve.outputDir, { recursive: true });
-    // Either form the caller gave; the wrapper below is a reloadConfig, which wins over reloadChannels.
-    const reload = reloaderOf(serve);
+    const reload = serve.reloadConfig;
     return openSite(
       {
         ...serve,
