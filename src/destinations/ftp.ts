@@ -26,9 +26,10 @@ function failure(error: unknown, target: string): DestinationFailure {
   }
   const network = classifyNetwork(error) ?? "network";
   // A reset in the middle of a transfer is how ftp-srv, vsftpd and others end one they cannot store.
-  // Node says the same cut as "Premature close" when the stream ends first: one reason in words for both.
+  // Node says the same cut three ways by the race between socket and stream (a reset, "Premature
+  // close", EPIPE "This socket has been ended by the other party"): one reason in words for all.
   const code = (error as { code?: unknown }).code;
-  if (network === "network" && (code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE")) {
+  if (network === "network" && (code === "ECONNRESET" || code === "ERR_STREAM_PREMATURE_CLOSE" || code === "EPIPE")) {
     return new DestinationFailure("network", `${target}: the server reset the connection (${message}): the network, or a server that could not store the file (full disk, quota)`, { cause: error });
   }
   return new DestinationFailure(network, `${target}: ${message}`, { cause: error });
